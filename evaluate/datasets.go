@@ -1,0 +1,198 @@
+package evaluate
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/winnow-go/winnow/extract"
+)
+
+// Metric names how a dataset is scored; each follows ../shared/data/README.md.
+type Metric int
+
+const (
+	// Shingles is the Scrapinghub benchmark: 4-token shingles, F1 of mean P and R.
+	Shingles Metric = iota + 1
+	// Snippets is the trafilatura benchmark: "with"/"without" snippets, micro counts.
+	Snippets
+	// BagOfWords is the DAnIEL/WCXB metric: token multisets, mean of page F1.
+	BagOfWords
+)
+
+// ExtractDatasets lists the single-page extraction datasets in a fixed order.
+var ExtractDatasets = []string{"scrapinghub", "trafilatura", "daniel-ru", "daniel-zh", "cleaneval-zh"}
+
+// Page is one evaluation page: its raw bytes and what it is scored against.
+type Page struct {
+	ID      string
+	URL     string
+	HTML    []byte   // raw bytes as stored (wrapper lines already removed)
+	Gold    string   // expected text (Shingles, BagOfWords)
+	With    []string // snippets that must appear (Snippets)
+	Without []string // snippets that must not appear (Snippets)
+}
+
+// Dataset is a loaded evaluation set.
+type Dataset struct {
+	Name   string
+	Metric Metric
+	Pages  []Page // sorted by ID
+}
+
+// ErrUnknownDataset is returned by LoadExtract for a name it does not know.
+var ErrUnknownDataset = errors.New("evaluate: unknown dataset")
+
+// LoadExtract reads one of ExtractDatasets from dataDir (the shared data
+// folder). Pages are sorted by ID so every run sees the same order.
+func LoadExtract(dataDir, name string) (*Dataset, error) {
+	dir := filepath.Join(dataDir, "extract", name)
+	var ds *Dataset
+	var err error
+	switch name {
+	case "scrapinghub":
+		ds, err = loadScrapinghub(dir)
+	case "trafilatura":
+		ds, err = loadTrafilatura(dir)
+	case "daniel-ru", "daniel-zh", "cleaneval-zh":
+		ds, err = loadGoldDir(dir)
+	default:
+		return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownDataset, name, strings.Join(ExtractDatasets, ", "))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: load %s: %w", name, err)
+	}
+	ds.Name = name
+	sort.Slice(ds.Pages, func(i, j int) bool { return ds.Pages[i].ID < ds.Pages[j].ID })
+	return ds, nil
+}
+
+// ReadGzip returns the decompressed content of a .gz file.
+func ReadGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer zr.Close()
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+func loadScrapinghub(dir string) (*Dataset, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))
+	if err != nil {
+		return nil, err
+	}
+	var gt map[string]struct {
+		ArticleBody string `json:"articleBody"`
+		URL         string `json:"url"`
+	}
+	if err := json.Unmarshal(raw, &gt); err != nil {
+		return nil, fmt.Errorf("ground-truth.json: %w", err)
+	}
+	ds := &Dataset{Metric: Shingles}
+	for id, g := range gt {
+		b, err := ReadGzip(filepath.Join(dir, "html", id+".html.gz"))
+		if err != nil {
+			return nil, err
+		}
+		ds.Pages = append(ds.Pages, Page{ID: id, URL: g.URL, HTML: b, Gold: g.ArticleBody})
+	}
+	return ds, nil
+}
+
+func loadTrafilatura(dir string) (*Dataset, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "evaldata.json"))
+	if err != nil {
+		return nil, err
+	}
+	var ev map[string]struct {
+		File    string   `json:"file"`
+		With    []string `json:"with"`
+		Without []string `json:"without"`
+	}
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		return nil, fmt.Errorf("evaldata.json: %w", err)
+	}
+	ds := &Dataset{Metric: Snippets}
+	for u, e := range ev {
+		b, err := ReadGzip(filepath.Join(dir, "html", e.File+".gz"))
+		if err != nil {
+			return nil, err
+		}
+		id := strings.TrimSuffix(e.File, ".html")
+		url := u
+		if !strings.Contains(u, "://") {
+			url = "" // the "hard::" entries carry no page URL
+		}
+		ds.Pages = append(ds.Pages, Page{ID: id, URL: url, HTML: b, With: e.With, Without: e.Without})
+	}
+	return ds, nil
+}
+
+// loadGoldDir reads html/<id>.html.gz with gold/<id>.txt (daniel-*, cleaneval-zh).
+func loadGoldDir(dir string) (*Dataset, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "html", "*.html.gz"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no pages in %s", filepath.Join(dir, "html"))
+	}
+	ds := &Dataset{Metric: BagOfWords}
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f), ".html.gz")
+		b, err := ReadGzip(f)
+		if err != nil {
+			return nil, err
+		}
+		gold, err := os.ReadFile(filepath.Join(dir, "gold", id+".txt"))
+		if err != nil {
+			return nil, err
+		}
+		url, body := extract.StripTextWrapper(b)
+		ds.Pages = append(ds.Pages, Page{ID: id, URL: url, HTML: body, Gold: string(gold)})
+	}
+	return ds, nil
+}
+
+// ReadJSONLines decodes every line of a JSONL file into a new T.
+func ReadJSONLines[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}

@@ -1,0 +1,68 @@
+// Package shareddata finds the evaluation data that lives outside the module,
+// in ../shared/data beside the repository, for the eval commands and the tests.
+package shareddata
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// EnvVar names the environment variable that overrides the data location.
+const EnvVar = "WINNOW_DATA"
+
+// ErrNotFound is returned by Dir when no data folder can be located.
+var ErrNotFound = errors.New("shareddata: ../shared/data not found (set WINNOW_DATA or pass --data)")
+
+// Dir returns the shared data folder: $WINNOW_DATA when set, else
+// ../shared/data relative to the module root found by walking up from the
+// working directory to the nearest go.mod. It checks that the folder exists.
+func Dir() (string, error) {
+	if d := os.Getenv(EnvVar); d != "" {
+		return checkDir(d)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("shareddata: %w", err)
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return checkDir(filepath.Join(dir, "..", "shared", "data"))
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			// Not inside a module: try ../shared/data from the working directory.
+			return checkDir(filepath.Join(wd, "..", "shared", "data"))
+		}
+		dir = parent
+	}
+}
+
+func checkDir(d string) (string, error) {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", fmt.Errorf("shareddata: %w", err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		return "", fmt.Errorf("%w: looked at %s", ErrNotFound, abs)
+	}
+	return abs, nil
+}
+
+// Require returns the data folder for a test. When the folder is missing the
+// test is skipped on a user's machine, and fails when CI=true: CI must never
+// pass by skipping the evaluations.
+func Require(tb testing.TB) string {
+	tb.Helper()
+	d, err := Dir()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("%v (CI=true: missing data is a failure)", err)
+		}
+		tb.Skipf("%v", err)
+	}
+	return d
+}
