@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+const userAgent = "winnow/0.1 (+https://github.com/winnow-go/winnow; content extraction)"
+
+type extractFlags struct {
+	format       string
+	charset      string
+	maxPageBytes int
+	timeout      time.Duration
+}
+
+func newExtractCmd() *cobra.Command {
+	var f extractFlags
+	cmd := &cobra.Command{
+		Use:   "extract <url|file|->",
+		Short: "Extract the main content of one page",
+		Long: `Extract the main content of one page: a URL (fetched with a timeout, a redirect
+cap and a size cap), a file (.gz is decompressed) or - for standard input.
+
+Formats: text (blocks separated by blank lines), markdown, json (the record
+with every block, its label and reasons), html (a debug page that colours
+each block by its label; hover for the reasons).`,
+		Example: `  winnow extract page.html
+  winnow extract https://example.org/ --format markdown
+  winnow extract page.html.gz --format html > debug.html`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExtract(cmd.Context(), cmd.OutOrStdout(), args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.format, "format", "text", "output format: text, markdown, json or html")
+	fl.StringVar(&f.charset, "charset", "", "decode the page with this charset instead of detecting it")
+	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes (the record says truncated)")
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit for fetching a URL")
+	return cmd
+}
+
+func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) error {
+	switch f.format {
+	case "text", "markdown", "json", "html":
+	default:
+		return usagef("--format %q: want text, markdown, json or html", f.format)
+	}
+	if f.charset != "" {
+		if _, err := extract.DecodeAs(nil, f.charset); err != nil {
+			return usagef("--charset: %v", err)
+		}
+	}
+	opts := extract.Options{Charset: f.charset, MaxPageBytes: f.maxPageBytes}
+	var raw []byte
+	var err error
+	source := arg
+	switch {
+	case arg == "-":
+		raw, err = readLimited(os.Stdin, f.maxPageBytes)
+		source = "stdin"
+	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
+		var u *url.URL
+		raw, u, opts.ContentType, err = fetch(ctx, arg, f)
+		opts.URL = u
+		opts.FetchedAt = time.Now()
+	default:
+		raw, err = readFile(arg, f.maxPageBytes)
+	}
+	if err != nil {
+		return err
+	}
+	if wrapped, body := extract.StripTextWrapper(raw); wrapped != "" {
+		raw = body
+		if opts.URL == nil {
+			opts.URL, _ = url.Parse(wrapped)
+		}
+	}
+	p, err := extract.Extract(raw, opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	bw := bufio.NewWriter(w)
+	switch f.format {
+	case "text":
+		_, err = io.WriteString(bw, p.Text()+"\n")
+	case "markdown":
+		_, err = io.WriteString(bw, p.Markdown()+"\n")
+	case "json":
+		err = pipeline.WriteRecord(bw, pipeline.NewRecord(p, source, pipeline.RecordOptions{Markdown: true, Blocks: true}))
+	case "html":
+		err = p.WriteDebugHTML(bw)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// readLimited reads at most limit+1 bytes so that Extract can tell a cut page.
+func readLimited(r io.Reader, limit int) ([]byte, error) {
+	if limit > 0 {
+		r = io.LimitReader(r, int64(limit)+1)
+	}
+	return io.ReadAll(r)
+}
+
+func readFile(path string, limit int) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var r io.Reader = fh
+	br := bufio.NewReader(fh)
+	r = br
+	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	b, err := readLimited(r, limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+// fetch gets a page over HTTP with a timeout, at most 10 redirects and a
+// size cap, and returns the body with the final URL and Content-Type.
+func fetch(ctx context.Context, rawURL string, f extractFlags) ([]byte, *url.URL, string, error) {
+	client := &http.Client{
+		Timeout: f.timeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		},
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, nil, "", usagef("bad URL %q: %v", rawURL, err)
+	}
+	req.Header.Set("User-Agent", userAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("fetch: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, nil, "", fmt.Errorf("fetch %s: HTTP %s", rawURL, resp.Status)
+	}
+	b, err := readLimited(resp.Body, f.maxPageBytes)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("fetch %s: %w", rawURL, err)
+	}
+	return b, resp.Request.URL, resp.Header.Get("Content-Type"), nil
+}

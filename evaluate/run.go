@@ -1,0 +1,116 @@
+package evaluate
+
+import (
+	"net/url"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/winnow-go/winnow/extract"
+)
+
+// Extractor turns one evaluation page into the text that is scored.
+type Extractor func(p *Page) (string, error)
+
+// WinnowExtractor extracts with the extract package and the given options;
+// the page URL is filled in per page.
+func WinnowExtractor(opts extract.Options) Extractor {
+	return func(p *Page) (string, error) {
+		o := opts
+		if p.URL != "" {
+			if u, err := url.Parse(p.URL); err == nil {
+				o.URL = u
+			}
+		}
+		pg, err := extract.Extract(p.HTML, o)
+		if err != nil {
+			return "", err
+		}
+		return pg.Text(), nil
+	}
+}
+
+// RunExtract extracts every page of ds with workers goroutines (0 means
+// GOMAXPROCS) and scores the texts. A page whose extraction fails scores
+// as empty output; its error is returned in errs by page ID.
+func RunExtract(ds *Dataset, fn Extractor, workers int) (res *Result, texts map[string]string, errs map[string]error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	texts = make(map[string]string, len(ds.Pages))
+	errs = make(map[string]error)
+	var mu sync.Mutex
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				p := &ds.Pages[i]
+				t, err := fn(p)
+				mu.Lock()
+				texts[p.ID] = t
+				if err != nil {
+					errs[p.ID] = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range ds.Pages {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return Score(ds, texts), texts, errs
+}
+
+// Loss is a page where another system scored a higher F1 than winnow.
+type Loss struct {
+	ID     string  `json:"id"`
+	URL    string  `json:"url"`
+	Winnow float64 `json:"winnow_f1"`
+	Other  float64 `json:"other_f1"`
+}
+
+// Losses lists the pages where other beats mine by F1, worst first (ties
+// by ID). Both must come from Score on the same dataset.
+func Losses(ds *Dataset, mine, other *Result) []Loss {
+	var out []Loss
+	for i, m := range mine.PerPage {
+		o := other.PerPage[i]
+		if o.F1 > m.F1+1e-9 {
+			out = append(out, Loss{ID: m.ID, URL: ds.Pages[i].URL, Winnow: m.F1, Other: o.F1})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		di, dj := out[i].Other-out[i].Winnow, out[j].Other-out[j].Winnow
+		if di != dj {
+			return di > dj
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// ReferenceResult scores a peer's stored outputs
+// (reference/<set>.<tool>.jsonl) on ds.
+func ReferenceResult(dataDir string, ds *Dataset, tool string) (*Result, error) {
+	rows, err := ReadJSONLines[struct {
+		ID   string `json:"id"`
+		Text string `json:"text"`
+	}](referencePath(dataDir, ds.Name, tool))
+	if err != nil {
+		return nil, err
+	}
+	texts := make(map[string]string, len(rows))
+	for _, r := range rows {
+		texts[r.ID] = r.Text
+	}
+	return Score(ds, texts), nil
+}
+
+func referencePath(dataDir, set, tool string) string {
+	return dataDir + "/reference/" + set + "." + tool + ".jsonl"
+}

@@ -1,0 +1,321 @@
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"mime"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gogs/chardet"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+// ErrUnknownCharset is returned by Decode when the caller forces a charset
+// that has no decoder.
+var ErrUnknownCharset = errors.New("extract: unknown charset")
+
+// Source of the charset that Decode used, reported in Decoded.Via.
+const (
+	ViaBOM       = "bom"
+	ViaHeader    = "http-header"
+	ViaUTF8      = "utf-8-valid"
+	ViaMeta      = "meta"
+	ViaDetection = "detection"
+	ViaForced    = "forced"
+	ViaASCII     = "ascii"
+)
+
+// Decoded is the result of Decode.
+type Decoded struct {
+	Text    []byte // the page as UTF-8
+	Charset string // canonical name of the charset used, e.g. "windows-1251"
+	Via     string // which step chose it (one of the Via* constants)
+}
+
+// Decode converts raw page bytes to UTF-8. It tries, in order: a byte-order
+// mark; the charset of the HTTP Content-Type (contentType, may be empty);
+// the whole body when it is valid UTF-8 and not pure ASCII; a <meta> charset
+// anywhere in the head; statistical detection (gogs/chardet, re-checked
+// below). A declared charset whose decoding is clearly wrong (a declared
+// UTF-8 with invalid bytes) goes to detection. GB2312 and GBK are decoded
+// as GB18030, their superset, because pages labelled GB2312 routinely use
+// GBK characters.
+func Decode(b []byte, contentType string) (Decoded, error) {
+	if enc, name := bomEncoding(b); enc != nil {
+		return decodeWith(b, enc, name, ViaBOM)
+	}
+	if contentType != "" {
+		if _, params, err := mime.ParseMediaType(contentType); err == nil {
+			if d, ok := tryDeclared(b, params["charset"], ViaHeader); ok {
+				return d, nil
+			}
+		}
+	}
+	ascii := isASCII(b)
+	if !ascii && utf8.Valid(b) {
+		return Decoded{Text: b, Charset: "utf-8", Via: ViaUTF8}, nil
+	}
+	if ascii {
+		return Decoded{Text: b, Charset: "utf-8", Via: ViaASCII}, nil
+	}
+	if d, ok := tryDeclared(b, metaCharset(b), ViaMeta); ok {
+		return d, nil
+	}
+	return detect(b)
+}
+
+// DecodeAs decodes b with the named charset, for callers that know better
+// than the page. An unknown name is ErrUnknownCharset.
+func DecodeAs(b []byte, name string) (Decoded, error) {
+	enc, canon := lookup(name)
+	if enc == nil {
+		return Decoded{}, fmt.Errorf("%w %q", ErrUnknownCharset, name)
+	}
+	return decodeWith(b, enc, canon, ViaForced)
+}
+
+// tryDeclared decodes b with a declared charset label. It refuses (ok false)
+// an unknown label, a UTF-8 label on bytes that are not UTF-8, and a
+// single-byte or multi-byte label whose decoding produces many invalid
+// sequences, so that detection gets its turn.
+func tryDeclared(b []byte, label, via string) (Decoded, bool) {
+	if label == "" {
+		return Decoded{}, false
+	}
+	enc, name := lookup(label)
+	if enc == nil {
+		return Decoded{}, false
+	}
+	if name == "utf-8" {
+		if !utf8.Valid(b) {
+			return Decoded{}, false
+		}
+		return Decoded{Text: b, Charset: name, Via: via}, true
+	}
+	if utf8.Valid(b) && !isASCII(b) {
+		// A page that is valid UTF-8 but declares a legacy charset was
+		// almost always re-encoded without fixing its declaration.
+		return Decoded{}, false
+	}
+	d, err := decodeWith(b, enc, name, via)
+	if err != nil || badShare(d.Text) > 0.01 {
+		return Decoded{}, false
+	}
+	return d, true
+}
+
+// lookup maps a charset label to an encoding and a canonical name, with
+// GB2312 and GBK widened to GB18030.
+func lookup(label string) (encoding.Encoding, string) {
+	label = strings.ToLower(strings.Trim(strings.TrimSpace(label), `"'`))
+	switch label {
+	case "gb2312", "gbk", "gb_2312-80", "x-gbk", "cp936", "gb18030", "gb-18030", "euc-cn":
+		return simplifiedchinese.GB18030, "gb18030"
+	case "utf8", "utf-8":
+		return unicode.UTF8, "utf-8"
+	}
+	enc, name := charset.Lookup(label)
+	if enc == nil {
+		return nil, ""
+	}
+	if name == "gbk" {
+		return simplifiedchinese.GB18030, "gb18030"
+	}
+	return enc, name
+}
+
+func bomEncoding(b []byte) (encoding.Encoding, string) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return unicode.UTF8BOM, "utf-8"
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
+	}
+	return nil, ""
+}
+
+func decodeWith(b []byte, enc encoding.Encoding, name, via string) (Decoded, error) {
+	out, _, err := transform.Bytes(enc.NewDecoder(), b)
+	if err != nil {
+		return Decoded{}, fmt.Errorf("extract: decode as %s: %w", name, err)
+	}
+	return Decoded{Text: out, Charset: name, Via: via}, nil
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// badShare is the share of U+FFFD among the non-ASCII runes of s.
+func badShare(s []byte) float64 {
+	var bad, nonASCII int
+	for len(s) > 0 {
+		r, n := utf8.DecodeRune(s)
+		s = s[n:]
+		if r >= 0x80 {
+			nonASCII++
+			if r == utf8.RuneError {
+				bad++
+			}
+		}
+	}
+	if nonASCII == 0 {
+		return 0
+	}
+	return float64(bad) / float64(nonASCII)
+}
+
+// metaCharset finds a charset declaration in a <meta> tag anywhere before
+// </head> (or in the whole page when there is no </head>): both
+// <meta charset=X> and <meta http-equiv=Content-Type content="...; charset=X">.
+func metaCharset(b []byte) string {
+	head := b
+	if i := indexFold(b, []byte("</head")); i >= 0 {
+		head = b[:i]
+	}
+	for off := 0; ; {
+		i := indexFold(head[off:], []byte("<meta"))
+		if i < 0 {
+			return ""
+		}
+		start := off + i
+		end := bytes.IndexByte(head[start:], '>')
+		if end < 0 {
+			return ""
+		}
+		tag := bytes.ToLower(head[start : start+end])
+		off = start + end
+		j := bytes.Index(tag, []byte("charset"))
+		if j < 0 {
+			continue
+		}
+		v := tag[j+len("charset"):]
+		v = bytes.TrimLeft(v, " \t\r\n")
+		if len(v) == 0 || v[0] != '=' {
+			continue
+		}
+		v = bytes.TrimLeft(v[1:], " \t\r\n\"'")
+		k := bytes.IndexAny(v, " \t\r\n\"';/>")
+		if k >= 0 {
+			v = v[:k]
+		}
+		if len(v) > 0 {
+			return string(v)
+		}
+	}
+}
+
+// indexFold is bytes.Index for an ASCII lower-case needle, ignoring case.
+func indexFold(s, lowerNeedle []byte) int {
+	n := len(lowerNeedle)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lowerNeedle[j] {
+				break
+			}
+		}
+		if j == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// detect guesses the charset with gogs/chardet and re-ranks its candidates
+// by decoding each and checking the result, since chardet's confidence
+// alone confuses the Cyrillic single-byte charsets and the CJK multi-byte
+// ones on short or tag-heavy pages.
+func detect(b []byte) (Decoded, error) {
+	results, err := chardet.NewHtmlDetector().DetectAll(b)
+	if err != nil || len(results) == 0 {
+		// Nothing recognisable: Windows-1252 decodes every byte.
+		return decodeWith(b, charsetWindows1252(), "windows-1252", ViaDetection)
+	}
+	// chardet returns candidates in an order that varies between runs when
+	// confidences tie; sort them so that the output is deterministic.
+	sort.SliceStable(results, func(i, j int) bool {
+		if results[i].Confidence != results[j].Confidence {
+			return results[i].Confidence > results[j].Confidence
+		}
+		return results[i].Charset < results[j].Charset
+	})
+	var best Decoded
+	bestScore := -1.0
+	for _, r := range results {
+		enc, name := lookup(r.Charset)
+		if enc == nil || name == "utf-8" {
+			continue
+		}
+		d, err := decodeWith(b, enc, name, ViaDetection)
+		if err != nil {
+			continue
+		}
+		s := float64(r.Confidence)/100 + plausibility(d.Text)
+		if s > bestScore {
+			best, bestScore = d, s
+		}
+	}
+	if bestScore < 0 {
+		return decodeWith(b, charsetWindows1252(), "windows-1252", ViaDetection)
+	}
+	return best, nil
+}
+
+func charsetWindows1252() encoding.Encoding {
+	enc, _ := charset.Lookup("windows-1252")
+	return enc
+}
+
+// plausibility scores decoded text: invalid sequences and private-use or
+// control characters count against it, and for Cyrillic the share of
+// lower-case letters counts for it (a KOI8-R page read as Windows-1251, or
+// the reverse, comes out mostly in capitals). The result is in [-1, 1].
+func plausibility(s []byte) float64 {
+	var bad, nonASCII, cyr, cyrLower, cjk int
+	for len(s) > 0 {
+		r, n := utf8.DecodeRune(s)
+		s = s[n:]
+		if r < 0x80 {
+			continue
+		}
+		nonASCII++
+		switch {
+		case r == utf8.RuneError, r >= 0xE000 && r <= 0xF8FF, r >= 0x80 && r < 0xA0:
+			bad++
+		case r >= 0x0400 && r <= 0x04FF:
+			cyr++
+			if r >= 0x0430 {
+				cyrLower++
+			}
+		case isCJK(r):
+			cjk++
+		}
+	}
+	if nonASCII == 0 {
+		return 0
+	}
+	score := -2 * float64(bad) / float64(nonASCII)
+	if cyr > nonASCII/2 {
+		score += float64(cyrLower)/float64(cyr) - 0.5
+	}
+	return max(-1, min(1, score))
+}

@@ -1,0 +1,330 @@
+package extract
+
+import (
+	"math"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The density classifier follows Kohlschütter, Fankhauser and Nejdl,
+// "Boilerplate Detection using Shallow Text Features" (WSDM 2010), and
+// seed 000's description of boilerpipe: find the large runs of text (the
+// anchors), grow the region around them while the text and link weights
+// fit, and cut whatever lies outside. Three steps:
+//
+//  1. Each block gets a weight from its own shallow features: words, link
+//     density, text density per wrapped line, sentence punctuation and the
+//     class/id hints of its ancestors.
+//  2. The main-content region is the element whose subtree has the largest
+//     sum of weights, with a small cost per level so that the tightest
+//     element holding the dense blocks wins. Dense sibling subtrees of the
+//     region are added, as readability does.
+//  3. Inside the region each block is kept unless its own features say
+//     boilerplate (a link list, a share bar, a comment); the article title
+//     is kept from outside the region.
+
+const (
+	stageDensity = "density"
+
+	// wrapWidth is boilerpipe's line width for text density (WSDM 2010, §4.2).
+	wrapWidth = 80
+	// cjkWordShare converts CJK characters to word equivalents: a Chinese
+	// word averages about two characters.
+	cjkWordShare = 0.5
+	// maxLinkDensity marks a link list (boilerpipe's 0.33 for the current
+	// block, relaxed because in-text links are common in articles).
+	maxLinkDensity = 0.5
+)
+
+// effWords is the block's word count with CJK characters weighted as words.
+func (b *Block) effWords() float64 {
+	return float64(b.Words-b.cjk) + cjkWordShare*float64(b.cjk)
+}
+
+// textDensity is words per wrapped line of wrapWidth columns, counting all
+// lines but the last as boilerpipe does when the block spans several.
+func (b *Block) textDensity() float64 {
+	w := displayWidth(b.Text)
+	lines := (w + wrapWidth - 1) / wrapWidth
+	if lines <= 1 {
+		return b.effWords()
+	}
+	full := float64(lines-1) * wrapWidth / float64(w)
+	return b.effWords() * full / float64(lines-1)
+}
+
+// weight is the block's evidence for being content: positive for running
+// text, negative for links and names that say boilerplate.
+func (b *Block) weight() float64 {
+	ew := b.effWords()
+	ld := b.LinkDensity()
+	text := ew * (1 - ld)
+	w := text*(1-ld) - 0.5*ew*ld
+	if b.punct == 0 && ew < 8 {
+		w -= 2 // a short line without a sentence: a label, a menu entry
+	}
+	if b.hint < 0 {
+		w = -math.Abs(w) - 0.5*ew
+	}
+	return w
+}
+
+type classifier struct {
+	page   *Page
+	weight map[*html.Node]float64 // subtree sums of block weights
+	hints  map[*html.Node]int
+}
+
+// classifyDensity labels every block of p that no earlier stage labelled.
+func classifyDensity(p *Page) {
+	if len(p.Blocks) == 0 {
+		return
+	}
+	c := &classifier{page: p, weight: make(map[*html.Node]float64), hints: make(map[*html.Node]int)}
+	for _, b := range p.Blocks {
+		w := b.weight()
+		for n := b.Node; n != nil; n = n.Parent {
+			c.weight[n] += w
+		}
+	}
+	region := c.region()
+	inRegion := c.regionSet(region)
+	titleIdx := c.titleBlock(region)
+	for i, b := range p.Blocks {
+		if b.Label != Unknown {
+			continue
+		}
+		if i == titleIdx {
+			b.Label = Content
+			b.Vote(stageDensity, "title", 1)
+			continue
+		}
+		if !inRegion(b.Node) {
+			b.Label = Boilerplate
+			b.Vote(stageDensity, "outside-region", -1)
+			continue
+		}
+		c.labelInside(b, region)
+	}
+	c.trimEdges(inRegion)
+}
+
+// region returns the element whose subtree weight, less a small cost per
+// block of boilerplate it would drag in, is the largest.
+func (c *classifier) region() *html.Node {
+	var best *html.Node
+	bestScore := math.Inf(-1)
+	total := 0.0
+	for _, b := range c.page.Blocks {
+		if w := b.weight(); w > 0 {
+			total += w
+		}
+	}
+	seen := make(map[*html.Node]bool)
+	for _, b := range c.page.Blocks {
+		for n := b.Node; n != nil && n.Type == html.ElementNode; n = n.Parent {
+			if seen[n] {
+				break
+			}
+			seen[n] = true
+			s := c.weight[n]
+			if s > bestScore+1e-9 || (math.Abs(s-bestScore) <= 1e-9 && best != nil && isAncestor(best, n)) {
+				best, bestScore = n, s
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	// Prefer a descendant that holds nearly all of the region's weight:
+	// the tightest container of the article.
+	for {
+		var next *html.Node
+		for ch := best.FirstChild; ch != nil; ch = ch.NextSibling {
+			if ch.Type == html.ElementNode && c.weight[ch] >= 0.9*bestScore && bestScore > 0 {
+				next = ch
+			}
+		}
+		if next == nil {
+			break
+		}
+		best = next
+	}
+	_ = total
+	return best
+}
+
+// isAncestor reports whether a is an ancestor of n (or n itself).
+func isAncestor(a, n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n == a {
+			return true
+		}
+	}
+	return false
+}
+
+// regionSet returns a membership test for the main-content region: the
+// region element's subtree plus dense sibling subtrees.
+func (c *classifier) regionSet(region *html.Node) func(*html.Node) bool {
+	if region == nil {
+		return func(*html.Node) bool { return true }
+	}
+	roots := []*html.Node{region}
+	top := c.weight[region]
+	if region.Parent != nil {
+		for s := region.Parent.FirstChild; s != nil; s = s.NextSibling {
+			if s == region || s.Type != html.ElementNode {
+				continue
+			}
+			if h, _ := classHint(s); h < 0 || semanticHint(s.DataAtom) < 0 {
+				continue
+			}
+			if w := c.weight[s]; w > 0.2*top && w > 10 {
+				roots = append(roots, s)
+			}
+		}
+	}
+	return func(n *html.Node) bool {
+		for ; n != nil; n = n.Parent {
+			for _, r := range roots {
+				if n == r {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// hintWithin is the class/id hint of the nearest hinted ancestor of n
+// below the region element (names above the region describe the page
+// layout, not this block).
+func (c *classifier) hintWithin(n, region *html.Node) int {
+	for ; n != nil && n != region; n = n.Parent {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		h, ok := c.hints[n]
+		if !ok {
+			h, _ = classHint(n)
+			if h == 0 {
+				h = semanticHint(n.DataAtom)
+			}
+			c.hints[n] = h
+		}
+		if h != 0 {
+			return h
+		}
+	}
+	return 0
+}
+
+func (c *classifier) labelInside(b *Block, region *html.Node) {
+	ld := b.LinkDensity()
+	ew := b.effWords()
+	switch {
+	case c.hintWithin(b.Node, region) < 0:
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "class:"+b.hintRule, -1)
+	case ld > maxLinkDensity && b.Kind != Heading:
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "link-density", -ld)
+	case b.inLink && ew < 10:
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "link", -1)
+	default:
+		b.Label = Content
+		b.Vote(stageDensity, "in-region", b.weight())
+	}
+}
+
+// trimEdges removes short blocks without sentences at the start and end of
+// the kept text (dates, bylines, "share this") when they stand apart
+// from the article body.
+func (c *classifier) trimEdges(inRegion func(*html.Node) bool) {
+	_ = inRegion
+	blocks := c.page.Blocks
+	trim := func(i int) bool {
+		b := blocks[i]
+		if b.Label != Content || b.Kind == Heading {
+			return false
+		}
+		for _, r := range b.Reasons {
+			if r.Rule == "title" {
+				return false
+			}
+		}
+		if b.punct > 0 || b.effWords() >= 10 {
+			return false
+		}
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "short-edge", -1)
+		return true
+	}
+	// From the end: trailing short lines.
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if blocks[i].Label != Content {
+			continue
+		}
+		if !trim(i) {
+			break
+		}
+	}
+}
+
+// titleBlock finds the article's title: the heading that best matches the
+// page title, or else the first h1 before the region. It returns -1 when
+// there is none.
+func (c *classifier) titleBlock(region *html.Node) int {
+	title := normTitle(c.page.Title)
+	best, bestScore := -1, 0.0
+	for i, b := range c.page.Blocks {
+		if b.Kind != Heading && !(b.Node != nil && strings.Contains(strings.ToLower(attr(b.Node, "class")), "title")) {
+			continue
+		}
+		if b.LinkDensity() > 0.5 && b.Kind != Heading {
+			continue
+		}
+		t := normTitle(b.Text)
+		if t == "" || len(t) > 400 {
+			continue
+		}
+		s := 0.0
+		if title != "" && (strings.Contains(title, t) || strings.Contains(t, title)) {
+			s = float64(len(t)) / float64(max(len(title), 1))
+			if s > 1 {
+				s = 1 / s
+			}
+			s += 0.5
+		}
+		if b.Kind == Heading && b.Level == 1 {
+			s += 0.3
+		}
+		if region != nil && b.Node != nil && isAncestor(region, b.Node) {
+			s += 0.1
+		}
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	if bestScore < 0.5 {
+		return -1
+	}
+	return best
+}
+
+func normTitle(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// isHeadingAtom reports whether a is h1-h6.
+func isHeadingAtom(a atom.Atom) bool {
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,108 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Class and id hints. Kohlschütter et al. (WSDM 2010) use no markup names,
+// but readability-style extractors and seed 000 ("navigation,
+// recommendation and advertising blocks, header and footer") show that
+// the names sites give their containers are strong evidence. A name that
+// says boilerplate wins over one that says content ("post-comments",
+// "article-footer"); the nearest named ancestor decides for its subtree.
+
+// negativeParts are matched as substrings of a lower-cased class or id.
+var negativeParts = []string{
+	"comment", "footer", "sidebar", "breadcrumb", "share", "social", "related",
+	"advert", "sponsor", "cookie", "newsletter", "subscribe", "promo", "navbar",
+	"navigation", "menu", "pagination", "pager", "widget", "banner", "masthead",
+	"copyright", "outbrain", "taboola", "recommend", "popular", "trending",
+	"tagcloud", "signup", "toolbar", "disqus", "teaser", "byline-share",
+	"more-stories", "morestories", "also-read", "readmore", "read-more",
+	"login", "skiplink", "skip-link", "topbar", "dropdown", "modal", "popup",
+	"gallery-nav", "next-prev", "prevnext", "author-bio", "authorbio", "rating",
+	"print", "email", "hotnews", "hot_news", "friendlink", "links",
+}
+
+// negativeTokens must equal a whole token of the class or id (split on
+// non-alphanumerics), because they are too short to match as substrings.
+var negativeTokens = map[string]bool{
+	"nav": true, "ad": true, "ads": true, "adv": true, "advertising": true,
+	"tags": true, "tag": true, "footer": true, "header": true, "aside": true,
+	"side": true, "meta": true, "hidden": true, "hide": true, "foot": true,
+	"rss": true, "reply": true, "replies": true, "search": true, "feedback": true,
+	"top": true, "bottom": true, "crumbs": true, "extra": true, "sitemap": true,
+	"logo": true, "right": true, "left": true,
+}
+
+// positiveParts mark the main content.
+var positiveParts = []string{
+	"article", "content", "entry", "post", "story", "body", "text", "main",
+	"blog", "hentry", "artikel", "detail", "news", "single", "page-content",
+}
+
+// classHint returns +1 for a content-like class or id, -1 for a
+// boilerplate-like one and 0 when the element has neither, with the name
+// that decided.
+func classHint(n *html.Node) (int, string) {
+	var pos string
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		v := strings.ToLower(a.Val)
+		if v == "" {
+			continue
+		}
+		if neg := negativeName(v); neg != "" {
+			if neg == "header" && containsAny(v, positiveParts) != "" {
+				continue // "entry-header" holds the article's own title
+			}
+			return -1, a.Key + "~" + neg
+		}
+		if p := containsAny(v, positiveParts); p != "" && pos == "" {
+			pos = a.Key + "~" + p
+		}
+	}
+	if pos != "" {
+		return 1, pos
+	}
+	return 0, ""
+}
+
+func negativeName(v string) string {
+	if p := containsAny(v, negativeParts); p != "" {
+		return p
+	}
+	for _, tok := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if negativeTokens[tok] {
+			return tok
+		}
+	}
+	return ""
+}
+
+func containsAny(v string, parts []string) string {
+	for _, p := range parts {
+		if strings.Contains(v, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// semanticHint scores HTML5 sectioning elements.
+func semanticHint(a atom.Atom) int {
+	switch a {
+	case atom.Nav, atom.Aside, atom.Footer, atom.Menu:
+		return -1
+	case atom.Article, atom.Main:
+		return 1
+	}
+	return 0
+}

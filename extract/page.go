@@ -1,0 +1,118 @@
+package extract
+
+import (
+	"net/url"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+// Kind is the structural kind of a block.
+type Kind uint8
+
+// Block kinds.
+const (
+	Paragraph Kind = iota // running text, and any block-level element not listed below
+	Heading               // h1-h6
+	ListItem              // li, dd, dt
+	TableCell             // td, th
+	Pre                   // pre, or a block of code; whitespace is kept
+	Quote                 // blockquote
+	Caption               // figcaption, caption
+	Title                 // the page's <title>, never part of the body
+)
+
+var kindNames = [...]string{"paragraph", "heading", "listitem", "tablecell", "pre", "quote", "caption", "title"}
+
+// String returns the kind's lower-case name as used in JSON output.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Label is a block's verdict.
+type Label uint8
+
+// Labels.
+const (
+	Unknown Label = iota
+	Content
+	Boilerplate
+)
+
+// String returns "unknown", "content" or "boilerplate".
+func (l Label) String() string {
+	switch l {
+	case Content:
+		return "content"
+	case Boilerplate:
+		return "boilerplate"
+	}
+	return "unknown"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (l Label) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// Reason records one stage's vote on a block: which stage, which rule or
+// feature, and a score (positive for content, negative for boilerplate).
+type Reason struct {
+	Stage string  `json:"stage"`
+	Rule  string  `json:"rule"`
+	Score float64 `json:"score"`
+}
+
+// Block is a run of text between block-level boundaries, with the shallow
+// features the classifiers use.
+type Block struct {
+	Node      *html.Node `json:"-"` // the block-level element the text belongs to
+	Kind      Kind       `json:"kind"`
+	Level     int        `json:"level,omitempty"` // heading level 1-6, list depth for list items
+	Text      string     `json:"text"`
+	Words     int        `json:"words"`      // \w+ runs, each CJK character counting as one
+	LinkWords int        `json:"link_words"` // words inside <a>
+	Path      string     `json:"path"`       // tag path, e.g. html/body/div/article/p
+	Sig       uint32     `json:"-"`          // CRC32 of the attribute-free tag path and text (Infholder)
+	Label     Label      `json:"label"`
+	Reasons   []Reason   `json:"reasons,omitempty"`
+
+	// Features filled by segmentation and used by the density classifier.
+	hint       int  // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like
+	hintRule   string
+	inLink     bool // the whole block is one link
+	cjk        int  // CJK characters in Text
+	punct      int  // sentence punctuation in Text
+	inTemplate bool
+	order      int // position among blocks
+}
+
+// Page is one parsed page with its blocks in document order.
+type Page struct {
+	URL       *url.URL
+	FetchedAt time.Time
+	Doc       *html.Node
+	Blocks    []*Block
+	Title     string
+	Lang      string
+	Charset   string   // charset the bytes were decoded from
+	Warnings  []string // problems that did not stop extraction (e.g. depth fallback)
+	Truncated bool     // the input was cut at Options.MaxPageBytes
+}
+
+// Vote adds a reason to the block.
+func (b *Block) Vote(stage, rule string, score float64) {
+	b.Reasons = append(b.Reasons, Reason{Stage: stage, Rule: rule, Score: score})
+}
+
+// LinkDensity is the share of the block's words inside links.
+func (b *Block) LinkDensity() float64 {
+	if b.Words == 0 {
+		return 0
+	}
+	return float64(b.LinkWords) / float64(b.Words)
+}

@@ -1,0 +1,322 @@
+package extract
+
+import (
+	"hash/crc32"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// skipped elements never hold content.
+func skipped(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math,
+		atom.Head, atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Select,
+		atom.Option, atom.Button, atom.Input, atom.Textarea, atom.Audio, atom.Video,
+		atom.Map, atom.Frameset, atom.Frame, atom.Dialog:
+		return true
+	}
+	return false
+}
+
+// blockLevel elements start and end a block.
+func blockLevel(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Center,
+		atom.Dd, atom.Details, atom.Dir, atom.Div, atom.Dl, atom.Dt, atom.Fieldset,
+		atom.Figcaption, atom.Figure, atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3,
+		atom.H4, atom.H5, atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Li, atom.Main,
+		atom.Menu, atom.Nav, atom.Ol, atom.P, atom.Pre, atom.Section, atom.Summary,
+		atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th,
+		atom.Caption, atom.Ul, atom.Legend, atom.Html, atom.Noframes, atom.Listing,
+		atom.Plaintext, atom.Xmp:
+		return true
+	}
+	return false
+}
+
+func kindOf(n *html.Node) (Kind, int) {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return Heading, int(n.Data[1] - '0')
+	case atom.Li, atom.Dd, atom.Dt:
+		return ListItem, 0
+	case atom.Td, atom.Th:
+		return TableCell, 0
+	case atom.Pre, atom.Listing, atom.Xmp, atom.Plaintext:
+		return Pre, 0
+	case atom.Blockquote:
+		return Quote, 0
+	case atom.Figcaption, atom.Caption:
+		return Caption, 0
+	}
+	return Paragraph, 0
+}
+
+// hidden reports whether the element is hidden by markup alone: the hidden
+// attribute, aria-hidden="true", or an inline display:none or
+// visibility:hidden.
+func hidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if styleHides(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func styleHides(style string) bool {
+	if !strings.Contains(style, "none") && !strings.Contains(style, "hidden") {
+		return false
+	}
+	s := strings.ToLower(style)
+	s = strings.ReplaceAll(s, " ", "")
+	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// segmenter walks a parsed tree and cuts it into blocks.
+type segmenter struct {
+	blocks []*Block
+	buf    strings.Builder
+	space  bool // the last byte written to buf was white space (or buf is empty)
+	link   int  // words inside <a> in the current block
+	nLink  int  // depth of <a> elements
+	nPre   int  // depth of <pre> elements
+	owner  *html.Node
+	path   []string
+	hint   int
+	rule   string
+	anyNon bool // the current block has text outside links
+	anyIn  bool // the current block has text inside links
+	listN  int  // depth of lists
+}
+
+// segment cuts the body of doc into blocks in document order.
+func segment(doc *html.Node) []*Block {
+	s := &segmenter{space: true}
+	s.walk(doc)
+	s.flush()
+	for i, b := range s.blocks {
+		b.order = i
+	}
+	return s.blocks
+}
+
+func (s *segmenter) walk(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		s.text(n.Data)
+		return
+	case html.DocumentNode:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			s.walk(c)
+		}
+		return
+	case html.ElementNode:
+	default:
+		return
+	}
+	if skipped(n.DataAtom) || hidden(n) {
+		return
+	}
+	switch n.DataAtom {
+	case atom.Br:
+		s.newline()
+		return
+	case atom.Img:
+		return
+	}
+	savedHint, savedRule := s.hint, s.rule
+	if h, r := classHint(n); h != 0 {
+		// The nearest hint wins for its subtree, so a content container
+		// inside a boilerplate-named wrapper (or the reverse) counts.
+		s.hint, s.rule = h, r
+	} else if tagHint := semanticHint(n.DataAtom); tagHint != 0 {
+		s.hint, s.rule = tagHint, n.Data
+	}
+	if blockLevel(n.DataAtom) {
+		s.flush()
+		saved := s.owner
+		s.owner = n
+		s.path = append(s.path, n.Data)
+		isList := n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl
+		if isList {
+			s.listN++
+		}
+		if n.DataAtom == atom.Pre || n.DataAtom == atom.Listing || n.DataAtom == atom.Xmp {
+			s.nPre++
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			s.walk(c)
+		}
+		s.flush()
+		if n.DataAtom == atom.Pre || n.DataAtom == atom.Listing || n.DataAtom == atom.Xmp {
+			s.nPre--
+		}
+		if isList {
+			s.listN--
+		}
+		s.path = s.path[:len(s.path)-1]
+		s.owner = saved
+	} else {
+		if n.DataAtom == atom.A {
+			s.nLink++
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			s.walk(c)
+		}
+		if n.DataAtom == atom.A {
+			s.nLink--
+		}
+	}
+	s.hint, s.rule = savedHint, savedRule
+}
+
+func (s *segmenter) newline() {
+	if s.nPre > 0 {
+		s.buf.WriteByte('\n')
+		s.space = true
+		return
+	}
+	// Trim trailing spaces before the line break.
+	str := s.buf.String()
+	if t := strings.TrimRight(str, " "); len(t) != len(str) {
+		s.buf.Reset()
+		s.buf.WriteString(t)
+	}
+	if s.buf.Len() > 0 {
+		s.buf.WriteByte('\n')
+	}
+	s.space = true
+}
+
+func (s *segmenter) text(t string) {
+	if t == "" {
+		return
+	}
+	w, _, _ := countWords(t)
+	if w > 0 {
+		if s.nLink > 0 {
+			s.link += w
+			s.anyIn = true
+		} else {
+			s.anyNon = true
+		}
+	}
+	if s.nPre > 0 {
+		s.buf.WriteString(t)
+		s.space = strings.HasSuffix(t, "\n")
+		return
+	}
+	for i := 0; i < len(t); {
+		c := t[i]
+		if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
+			if !s.space {
+				s.buf.WriteByte(' ')
+				s.space = true
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) {
+			c := t[j]
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
+				break
+			}
+			j++
+		}
+		s.buf.WriteString(t[i:j])
+		s.space = false
+		i = j
+	}
+}
+
+// flush ends the current block.
+func (s *segmenter) flush() {
+	if s.buf.Len() == 0 {
+		s.reset()
+		return
+	}
+	raw := s.buf.String()
+	var text string
+	if s.nPre > 0 {
+		text = strings.Trim(raw, "\n")
+		if strings.TrimSpace(text) == "" {
+			text = ""
+		}
+	} else {
+		text = cleanLines(raw)
+	}
+	if text == "" || s.owner == nil {
+		s.reset()
+		return
+	}
+	words, cjk, punct := countWords(text)
+	kind, level := kindOf(s.owner)
+	if s.nPre > 0 {
+		kind = Pre
+	}
+	if kind == ListItem {
+		level = s.listN
+	}
+	path := strings.Join(s.path, "/")
+	b := &Block{
+		Node:      s.owner,
+		Kind:      kind,
+		Level:     level,
+		Text:      text,
+		Words:     words,
+		LinkWords: min(s.link, words),
+		Path:      path,
+		Sig:       crc32.ChecksumIEEE([]byte(path + "\x00" + text)),
+		hint:      s.hint,
+		hintRule:  s.rule,
+		inLink:    s.anyIn && !s.anyNon,
+		cjk:       cjk,
+		punct:     punct,
+	}
+	s.blocks = append(s.blocks, b)
+	s.reset()
+}
+
+func (s *segmenter) reset() {
+	s.buf.Reset()
+	s.space = true
+	s.link = 0
+	s.anyIn, s.anyNon = false, false
+}
+
+// cleanLines trims each line and drops empty ones.
+func cleanLines(raw string) string {
+	if !strings.Contains(raw, "\n") {
+		return strings.TrimSpace(raw)
+	}
+	lines := strings.Split(raw, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,86 @@
+package extract
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// isCJK reports whether r is written without spaces between words: CJK
+// ideographs, kana, Hangul syllables and CJK punctuation-free letters. Each
+// such character counts as one word (the metric of the DAnIEL sets does the same).
+func isCJK(r rune) bool {
+	switch {
+	case r >= 0x3040 && r <= 0x30FF, // Hiragana, Katakana
+		r >= 0x3400 && r <= 0x4DBF, // CJK extension A
+		r >= 0x4E00 && r <= 0x9FFF, // CJK unified ideographs
+		r >= 0xF900 && r <= 0xFAFF, // compatibility ideographs
+		r >= 0xAC00 && r <= 0xD7AF, // Hangul syllables
+		r >= 0x20000 && r <= 0x2FA1F:
+		return true
+	}
+	return false
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// countWords counts \w+ runs in s, with every CJK character a word of its
+// own, and also returns the number of CJK characters and of sentence
+// punctuation marks (Latin and CJK full stops, commas and the like).
+func countWords(s string) (words, cjk, punct int) {
+	inWord := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+				if !inWord {
+					words++
+					inWord = true
+				}
+			default:
+				inWord = false
+				switch c {
+				case '.', ',', ';', ':', '!', '?':
+					punct++
+				}
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case isCJK(r):
+			words++
+			cjk++
+			inWord = false
+		case isWordRune(r):
+			if !inWord {
+				words++
+				inWord = true
+			}
+		default:
+			inWord = false
+			switch r {
+			case '。', '，', '、', '；', '：', '！', '？', '…', '«', '»', '“', '”':
+				punct++
+			}
+		}
+	}
+	return words, cjk, punct
+}
+
+// displayWidth is the width of s in columns, CJK characters counting two.
+func displayWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		if isCJK(r) || (r >= 0xFF00 && r <= 0xFFEF) || (r >= 0x3000 && r <= 0x303F) {
+			w += 2
+		} else {
+			w++
+		}
+	}
+	return w
+}

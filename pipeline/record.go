@@ -1,0 +1,124 @@
+// Package pipeline runs winnow over many pages: readers, site groups,
+// labelling stages, near-duplicate detection and writers. This file holds
+// the output record that every command writes.
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/winnow-go/winnow/extract"
+)
+
+// Record statuses.
+const (
+	StatusOK      = "ok"
+	StatusError   = "error"
+	StatusSkipped = "skipped"
+)
+
+// Record is one output line, one per input page (see DESIGN.md, "The
+// record"). Optional fields are omitted when empty; fetched_at is null when
+// unknown.
+type Record struct {
+	URL              string           `json:"url"`
+	Source           string           `json:"source,omitempty"`
+	FetchedAt        *string          `json:"fetched_at"`
+	Status           string           `json:"status"`
+	Error            string           `json:"error,omitempty"`
+	Title            string           `json:"title,omitempty"`
+	Lang             string           `json:"lang,omitempty"`
+	Charset          string           `json:"charset,omitempty"`
+	Text             string           `json:"text"`
+	Markdown         string           `json:"markdown,omitempty"`
+	Blocks           []*extract.Block `json:"blocks,omitempty"`
+	Site             string           `json:"site,omitempty"`
+	Group            string           `json:"group,omitempty"`
+	BoilerplateRatio float64          `json:"boilerplate_ratio"`
+	Removed          map[string]int   `json:"removed,omitempty"`
+	Truncated        bool             `json:"truncated,omitempty"`
+	Warnings         []string         `json:"warnings,omitempty"`
+}
+
+// RecordOptions choose the optional parts of a record.
+type RecordOptions struct {
+	Markdown bool // fill Markdown
+	Blocks   bool // list every block with its label and reasons
+}
+
+// NewRecord builds the record of an extracted page.
+func NewRecord(p *extract.Page, source string, o RecordOptions) *Record {
+	r := &Record{Source: source, Status: StatusOK, Title: p.Title, Lang: p.Lang,
+		Charset: p.Charset, Text: p.Text(), Truncated: p.Truncated, Warnings: p.Warnings}
+	if p.URL != nil {
+		r.URL = p.URL.String()
+		r.Site = Site(p.URL.Hostname())
+	}
+	if !p.FetchedAt.IsZero() {
+		s := p.FetchedAt.UTC().Format(time.RFC3339)
+		r.FetchedAt = &s
+	}
+	if o.Markdown {
+		r.Markdown = p.Markdown()
+	}
+	if o.Blocks {
+		r.Blocks = p.Blocks
+	}
+	all, kept := p.Words()
+	if all > 0 {
+		r.BoilerplateRatio = round4(float64(all-kept) / float64(all))
+	}
+	r.Removed = removedByStage(p)
+	return r
+}
+
+// ErrorRecord is the record of a page that could not be processed.
+func ErrorRecord(url, source string, err error) *Record {
+	return &Record{URL: url, Source: source, Status: StatusError, Error: err.Error()}
+}
+
+// removedByStage counts the words of boilerplate blocks by the stage whose
+// vote removed them (the last negative reason).
+func removedByStage(p *extract.Page) map[string]int {
+	m := map[string]int{}
+	for _, b := range p.Blocks {
+		if b.Label != extract.Boilerplate {
+			continue
+		}
+		stage := "density"
+		for i := len(b.Reasons) - 1; i >= 0; i-- {
+			if b.Reasons[i].Score < 0 {
+				stage = b.Reasons[i].Stage
+				break
+			}
+		}
+		m[stage] += b.Words
+	}
+	return m
+}
+
+// Site returns the host with a leading "www." folded, lower-cased.
+func Site(host string) string {
+	h := strings.ToLower(host)
+	return strings.TrimPrefix(h, "www.")
+}
+
+func round4(f float64) float64 {
+	return float64(int64(f*10000+0.5)) / 10000
+}
+
+// WriteRecord writes r as one compact JSON line, without HTML escaping so
+// text keeps <, > and &.
+func WriteRecord(w io.Writer, r *Record) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
