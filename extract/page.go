@@ -82,7 +82,7 @@ type Block struct {
 	Reasons   []Reason   `json:"reasons,omitempty"`
 
 	// Features filled by segmentation and used by the density classifier.
-	hint       int  // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like
+	hint       int // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like
 	hintRule   string
 	inLink     bool // the whole block is one link
 	cjk        int  // CJK characters in Text
