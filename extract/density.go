@@ -65,15 +65,19 @@ func (b *Block) weight() float64 {
 	if b.punct == 0 && ew < 8 {
 		w -= 2 // a short line without a sentence: a label, a menu entry
 	}
-	if b.hint < 0 {
-		w = -math.Abs(w) - 0.5*ew
+	if b.hint < 0 && w > 0 {
+		// A boilerplate name discounts text but does not make it negative:
+		// names are evidence, and some sites name their article column oddly.
+		w *= 0.1
 	}
 	return w
 }
 
 type classifier struct {
 	page   *Page
+	w      []float64              // block weights
 	weight map[*html.Node]float64 // subtree sums of block weights
+	span   map[*html.Node][2]int  // first and last block index in the subtree
 	hints  map[*html.Node]int
 }
 
@@ -82,13 +86,7 @@ func classifyDensity(p *Page) {
 	if len(p.Blocks) == 0 {
 		return
 	}
-	c := &classifier{page: p, weight: make(map[*html.Node]float64), hints: make(map[*html.Node]int)}
-	for _, b := range p.Blocks {
-		w := b.weight()
-		for n := b.Node; n != nil; n = n.Parent {
-			c.weight[n] += w
-		}
-	}
+	c := newClassifier(p)
 	region := c.region()
 	inRegion := c.regionSet(region)
 	titleIdx := c.titleBlock(region)
@@ -109,6 +107,80 @@ func classifyDensity(p *Page) {
 		c.labelInside(b, region)
 	}
 	c.trimEdges(inRegion)
+}
+
+func newClassifier(p *Page) *classifier {
+	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), weight: make(map[*html.Node]float64),
+		span: make(map[*html.Node][2]int), hints: make(map[*html.Node]int)}
+	for i, b := range p.Blocks {
+		c.w[i] = b.weight()
+		for n := b.Node; n != nil; n = n.Parent {
+			sp, ok := c.span[n]
+			if !ok {
+				sp[0] = i
+			}
+			sp[1] = i
+			c.span[n] = sp
+		}
+	}
+	c.discountTeasers()
+	for i, b := range p.Blocks {
+		for n := b.Node; n != nil; n = n.Parent {
+			c.weight[n] += c.w[i]
+		}
+	}
+	return c
+}
+
+// discountTeasers finds teasers, the small units that a linked headline
+// heads (a headline link and a summary, a list of other stories), and
+// cuts the weight of their text: many teasers together outweigh a short
+// article, although each is only a pointer to another page.
+func (c *classifier) discountTeasers() {
+	blocks := c.page.Blocks
+	for i, h := range blocks {
+		if !(h.inLink || h.LinkDensity() > 0.8) || h.Words < 2 || h.effWords() > 40 {
+			continue
+		}
+		for n, up := h.Node, 0; n != nil && up < 4; n, up = n.Parent, up+1 {
+			sp := c.span[n]
+			if sp[1]-sp[0] > 5 {
+				break
+			}
+			text := 0.0
+			for j := sp[0]; j <= sp[1]; j++ {
+				if j != i && !blocks[j].inLink && blocks[j].LinkDensity() < 0.5 {
+					text += blocks[j].effWords()
+				}
+			}
+			if text == 0 {
+				continue
+			}
+			if text > maxTeaserWords || c.isTitle(h) {
+				break // a story of its own, or the article under its linked title
+			}
+			for j := sp[0]; j <= sp[1]; j++ {
+				if c.w[j] > 0 {
+					c.w[j] = 0
+				}
+				blocks[j].teaser = true
+			}
+			break
+		}
+	}
+}
+
+// maxTeaserWords is the most text a teaser carries: a summary of two or
+// three sentences.
+const maxTeaserWords = 80
+
+// isTitle reports whether b's text matches the page title closely.
+func (c *classifier) isTitle(b *Block) bool {
+	t, title := normTitle(b.Text), normTitle(c.page.Title)
+	if t == "" || title == "" || len(t)*3 < len(title) {
+		return false
+	}
+	return strings.Contains(title, t) || strings.Contains(t, title)
 }
 
 // region returns the element whose subtree weight, less a small cost per

@@ -20,22 +20,18 @@ var negativeParts = []string{
 	"advert", "sponsor", "cookie", "newsletter", "subscribe", "promo", "navbar",
 	"navigation", "menu", "pagination", "pager", "widget", "banner", "masthead",
 	"copyright", "outbrain", "taboola", "recommend", "popular", "trending",
-	"tagcloud", "signup", "toolbar", "disqus", "teaser", "byline-share",
-	"more-stories", "morestories", "also-read", "readmore", "read-more",
-	"login", "skiplink", "skip-link", "topbar", "dropdown", "modal", "popup",
-	"gallery-nav", "next-prev", "prevnext", "author-bio", "authorbio", "rating",
-	"print", "email", "hotnews", "hot_news", "friendlink", "links",
+	"tagcloud", "signup", "toolbar", "disqus", "more-stories", "morestories",
+	"readmore", "read-more", "login", "skiplink", "skip-link", "dropdown",
+	"modal", "popup", "author-bio", "authorbio", "friendlink", "hotnews",
 }
 
 // negativeTokens must equal a whole token of the class or id (split on
 // non-alphanumerics), because they are too short to match as substrings.
 var negativeTokens = map[string]bool{
 	"nav": true, "ad": true, "ads": true, "adv": true, "advertising": true,
-	"tags": true, "tag": true, "footer": true, "header": true, "aside": true,
-	"side": true, "meta": true, "hidden": true, "hide": true, "foot": true,
-	"rss": true, "reply": true, "replies": true, "search": true, "feedback": true,
-	"top": true, "bottom": true, "crumbs": true, "extra": true, "sitemap": true,
-	"logo": true, "right": true, "left": true,
+	"tags": true, "tag": true, "header": true, "aside": true, "foot": true,
+	"rss": true, "reply": true, "replies": true, "search": true, "crumbs": true,
+	"sitemap": true,
 }
 
 // positiveParts mark the main content.

@@ -87,7 +87,7 @@ type Block struct {
 	inLink     bool // the whole block is one link
 	cjk        int  // CJK characters in Text
 	punct      int  // sentence punctuation in Text
-	inTemplate bool
+	teaser     bool // text of a unit headed by a link to another page
 	order      int // position among blocks
 }
 
