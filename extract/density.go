@@ -90,8 +90,14 @@ func classifyDensity(p *Page) {
 	region := c.region()
 	inRegion := c.regionSet(region)
 	titleIdx := c.titleBlock(region)
+	cut := c.stopperCuts(inRegion)
 	for i, b := range p.Blocks {
 		if b.Label != Unknown {
+			continue
+		}
+		if r, ok := cut[i]; ok {
+			b.Label = Boilerplate
+			b.Vote(stageDensity, r, -1)
 			continue
 		}
 		if i == titleIdx {
@@ -138,6 +144,7 @@ func newClassifier(p *Page) *classifier {
 // article, although each is only a pointer to another page.
 func (c *classifier) discountTeasers() {
 	blocks := c.page.Blocks
+	c.listTeasers()
 	for i, h := range blocks {
 		if !(h.inLink || h.LinkDensity() > 0.8) || h.Words < 2 || h.effWords() > 40 {
 			continue
@@ -168,6 +175,88 @@ func (c *classifier) discountTeasers() {
 			break
 		}
 	}
+}
+
+// listTeasers marks the items of lists in which every item links
+// elsewhere and carries some text of its own: "headline: first sentence"
+// lists of other stories. A list of at least three items qualifies when
+// four in five of its text items have links making at least a sixth of
+// their words.
+func (c *classifier) listTeasers() {
+	blocks := c.page.Blocks
+	for n, sp := range c.span {
+		if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol {
+			continue
+		}
+		items, linked := 0, 0
+		for j := sp[0]; j <= sp[1]; j++ {
+			b := blocks[j]
+			if b.Kind != ListItem || b.Node.Parent != n {
+				continue
+			}
+			items++
+			if b.LinkWords > 0 && b.LinkDensity() >= 1.0/6 && b.LinkDensity() <= maxLinkDensity {
+				linked++
+			}
+		}
+		if items < 3 || linked*5 < items*4 {
+			continue
+		}
+		for j := sp[0]; j <= sp[1]; j++ {
+			if blocks[j].Kind == ListItem && blocks[j].Node.Parent == n {
+				blocks[j].teaser = true
+				c.w[j] = 0
+			}
+		}
+	}
+}
+
+// stopperCuts finds the section titles that open boilerplate (see
+// isStopper) once some article text has been seen, and returns the blocks
+// of each such section: those after the title inside the smallest element
+// that holds the title and other blocks, up to the next heading of the
+// same or a higher level.
+func (c *classifier) stopperCuts(inRegion func(*html.Node) bool) map[int]string {
+	blocks := c.page.Blocks
+	cut := map[int]string{}
+	seen := 0.0
+	for i, b := range blocks {
+		if !inRegion(b.Node) {
+			continue
+		}
+		if _, done := cut[i]; done {
+			continue
+		}
+		if seen < 30 || !isStopper(b) {
+			if c.w[i] > 0 {
+				seen += b.effWords()
+			}
+			continue
+		}
+		cut[i] = "stopper"
+		end := i
+		for n := b.Node; n != nil; n = n.Parent {
+			if sp := c.span[n]; sp[1] > i || sp[0] < i {
+				if sp[0] == i || b.Kind == Heading {
+					// A section title comes first in its section; a
+					// heading opens one among its following siblings.
+					end = sp[1]
+				}
+				break
+			}
+		}
+		level := 7
+		if b.Kind == Heading {
+			level = b.Level
+		}
+		for j := i + 1; j <= end; j++ {
+			if blocks[j].Kind == Heading && blocks[j].Level <= level && !isStopper(blocks[j]) {
+				break
+			}
+			cut[j] = "stopper-section"
+		}
+	}
+	return cut
 }
 
 // maxTeaserWords is the most text a teaser carries: a summary of two or
@@ -304,6 +393,9 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	case ld > maxLinkDensity && b.Kind != Heading:
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "link-density", -ld)
+	case b.teaser:
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "teaser", -1)
 	case b.inLink && ew < 10:
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "link", -1)

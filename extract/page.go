@@ -82,13 +82,13 @@ type Block struct {
 	Reasons   []Reason   `json:"reasons,omitempty"`
 
 	// Features filled by segmentation and used by the density classifier.
-	hint       int // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like
-	hintRule   string
-	inLink     bool // the whole block is one link
-	cjk        int  // CJK characters in Text
-	punct      int  // sentence punctuation in Text
-	teaser     bool // text of a unit headed by a link to another page
-	order      int // position among blocks
+	hint     int // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like
+	hintRule string
+	inLink   bool // the whole block is one link
+	cjk      int  // CJK characters in Text
+	punct    int  // sentence punctuation in Text
+	teaser   bool // text of a unit headed by a link to another page
+	order    int  // position among blocks
 }
 
 // Page is one parsed page with its blocks in document order.

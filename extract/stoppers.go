@@ -1,0 +1,58 @@
+package extract
+
+import "strings"
+
+// Section titles that open boilerplate after an article: related stories,
+// comments, "read also". Seed 000 lists recommendation blocks among the
+// boilerplate; these titles are how sites in the languages winnow's users
+// crawl introduce them. A short block that starts with one of them, after
+// the article text has begun, ends the article.
+var stopperTitles = []string{
+	// English
+	"related", "you may also like", "you might also like", "you may like",
+	"you might like", "more from", "more stories", "more news",
+	"read next", "recommended", "comments", "leave a comment", "leave a reply",
+	"post a comment", "add a comment", "share this", "trending", "most read",
+	"most popular", "also read", "more on this", "top rated comments",
+	"what to read next", "popular posts", "recent posts", "latest news",
+	"about the author", "join the discussion", "related articles",
+	// German
+	"ähnliche", "das könnte sie", "kommentare", "weitere artikel",
+	"mehr zum thema", "lesen sie auch", "auch interessant", "verwandte",
+	"mehr aus", "neueste artikel", "schreibe einen kommentar",
+	// French
+	"à lire aussi", "lire aussi", "articles similaires", "commentaires",
+	"sur le même sujet", "vous aimerez aussi", "à voir aussi", "laisser un commentaire",
+	// Spanish, Portuguese, Italian, Polish
+	"noticias relacionadas", "te puede interesar", "comentarios", "lee también",
+	"artículos relacionados", "más noticias", "você pode gostar", "veja também",
+	"leia também", "comentários", "notícias relacionadas", "articoli correlati",
+	"potrebbe interessarti", "commenti", "leggi anche", "zobacz także",
+	"komentarze", "czytaj także", "polecamy", "zobacz też",
+	// Russian, Ukrainian
+	"читайте также", "похожие", "комментарии", "смотрите также", "другие новости",
+	"новости по теме", "материалы по теме", "еще по теме", "ещё по теме",
+	"популярное", "обсуждение", "читайте еще", "читайте ещё", "самое читаемое",
+	"последние новости", "новости партнеров", "реклама", "читайте також",
+	"коментарі", "схожі",
+	// Chinese, Japanese
+	"相关新闻", "相关阅读", "相关文章", "相关链接", "延伸阅读", "推荐阅读", "热门",
+	"网友评论", "评论", "相關新聞", "相關閱讀", "相關文章", "延伸閱讀", "熱門",
+	"関連記事", "コメント",
+}
+
+// isStopper reports whether a short block is the title of a boilerplate
+// section.
+func isStopper(b *Block) bool {
+	if b.effWords() > 8 || (b.Kind != Heading && b.Words > 6) {
+		return false
+	}
+	t := strings.ToLower(strings.TrimSpace(b.Text))
+	t = strings.TrimLeft(t, "#>-–—•·*:| ")
+	for _, s := range stopperTitles {
+		if strings.HasPrefix(t, s) {
+			return true
+		}
+	}
+	return false
+}
