@@ -48,6 +48,22 @@ type Decoded struct {
 // as GB18030, their superset, because pages labelled GB2312 routinely use
 // GBK characters.
 func Decode(b []byte, contentType string) (Decoded, error) {
+	d, err := decode(b, contentType)
+	return d.dropInvalid(), err
+}
+
+// dropInvalid removes U+FFFD from text decoded from a legacy charset: byte
+// sequences that form no character there (typically a double-byte
+// character cut in half by a "..." truncation) carry no text. Valid UTF-8
+// input is returned unchanged.
+func (d Decoded) dropInvalid() Decoded {
+	if d.Charset != "utf-8" && d.Text != nil {
+		d.Text = bytes.ReplaceAll(d.Text, []byte("\uFFFD"), nil)
+	}
+	return d
+}
+
+func decode(b []byte, contentType string) (Decoded, error) {
 	if enc, name := bomEncoding(b); enc != nil {
 		return decodeWith(b, enc, name, ViaBOM)
 	}
@@ -78,7 +94,8 @@ func DecodeAs(b []byte, name string) (Decoded, error) {
 	if enc == nil {
 		return Decoded{}, fmt.Errorf("%w %q", ErrUnknownCharset, name)
 	}
-	return decodeWith(b, enc, canon, ViaForced)
+	d, err := decodeWith(b, enc, canon, ViaForced)
+	return d.dropInvalid(), err
 }
 
 // tryDeclared decodes b with a declared charset label. It refuses (ok false)

@@ -96,7 +96,7 @@ func attr(n *html.Node, key string) string {
 // segmenter walks a parsed tree and cuts it into blocks.
 type segmenter struct {
 	blocks []*Block
-	buf    strings.Builder
+	buf    []byte
 	space  bool // the last byte written to buf was white space (or buf is empty)
 	link   int  // words inside <a> in the current block
 	nLink  int  // depth of <a> elements
@@ -193,18 +193,16 @@ func (s *segmenter) walk(n *html.Node) {
 
 func (s *segmenter) newline() {
 	if s.nPre > 0 {
-		s.buf.WriteByte('\n')
+		s.buf = append(s.buf, '\n')
 		s.space = true
 		return
 	}
 	// Trim trailing spaces before the line break.
-	str := s.buf.String()
-	if t := strings.TrimRight(str, " "); len(t) != len(str) {
-		s.buf.Reset()
-		s.buf.WriteString(t)
+	for len(s.buf) > 0 && s.buf[len(s.buf)-1] == ' ' {
+		s.buf = s.buf[:len(s.buf)-1]
 	}
-	if s.buf.Len() > 0 {
-		s.buf.WriteByte('\n')
+	if len(s.buf) > 0 {
+		s.buf = append(s.buf, '\n')
 	}
 	s.space = true
 }
@@ -223,7 +221,7 @@ func (s *segmenter) text(t string) {
 		}
 	}
 	if s.nPre > 0 {
-		s.buf.WriteString(t)
+		s.buf = append(s.buf, t...)
 		s.space = strings.HasSuffix(t, "\n")
 		return
 	}
@@ -231,7 +229,7 @@ func (s *segmenter) text(t string) {
 		c := t[i]
 		if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
 			if !s.space {
-				s.buf.WriteByte(' ')
+				s.buf = append(s.buf, ' ')
 				s.space = true
 			}
 			i++
@@ -245,7 +243,7 @@ func (s *segmenter) text(t string) {
 			}
 			j++
 		}
-		s.buf.WriteString(t[i:j])
+		s.buf = append(s.buf, t[i:j]...)
 		s.space = false
 		i = j
 	}
@@ -253,11 +251,11 @@ func (s *segmenter) text(t string) {
 
 // flush ends the current block.
 func (s *segmenter) flush() {
-	if s.buf.Len() == 0 {
+	if len(s.buf) == 0 {
 		s.reset()
 		return
 	}
-	raw := s.buf.String()
+	raw := string(s.buf)
 	var text string
 	if s.nPre > 0 {
 		text = strings.Trim(raw, "\n")
@@ -300,7 +298,7 @@ func (s *segmenter) flush() {
 }
 
 func (s *segmenter) reset() {
-	s.buf.Reset()
+	s.buf = s.buf[:0]
 	s.space = true
 	s.link = 0
 	s.anyIn, s.anyNon = false, false
