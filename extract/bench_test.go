@@ -1,0 +1,64 @@
+package extract
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/winnow-go/winnow/internal/shareddata"
+)
+
+func loadBenchPages(b *testing.B) ([][]byte, int) {
+	b.Helper()
+	data := shareddata.Require(b)
+	files, err := filepath.Glob(filepath.Join(data, "extract", "scrapinghub", "html", "*.html.gz"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no scrapinghub pages: %v", err)
+	}
+	var pages [][]byte
+	total := 0
+	for _, f := range files {
+		p := readGz(b, f)
+		pages = append(pages, p)
+		total += len(p)
+	}
+	return pages, total
+}
+
+// BenchmarkScrapinghub measures, over the 181 Scrapinghub pages, bare
+// html.Parse and full extraction (decode, parse, segment, classify, text)
+// in the same run. One op is the whole set; compare the two ns/op for the
+// overhead ratio.
+func BenchmarkScrapinghub(b *testing.B) {
+	pages, total := loadBenchPages(b)
+	b.Run("html.Parse", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range pages {
+				if _, err := html.Parse(bytes.NewReader(p)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+	})
+	b.Run("Extract", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range pages {
+				pg, err := Extract(p, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if pg.Text() == "" {
+					b.Fatal("empty text")
+				}
+			}
+		}
+		b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+	})
+}
