@@ -62,7 +62,7 @@ func (b *Block) weight() float64 {
 	ld := b.LinkDensity()
 	text := ew * (1 - ld)
 	w := text*(1-ld) - 0.5*ew*ld
-	if b.punct == 0 && ew < 8 {
+	if b.punct == 0 && ew < 8 && !(b.Kind == TableCell && b.LinkWords == 0) {
 		w -= 2 // a short line without a sentence: a label, a menu entry
 	}
 	if b.hint < 0 && w > 0 {

@@ -21,7 +21,7 @@ var negativeParts = []string{
 	"navigation", "menu", "pagination", "pager", "widget", "banner", "masthead",
 	"copyright", "outbrain", "taboola", "recommend", "popular", "trending",
 	"tagcloud", "signup", "toolbar", "disqus", "more-stories", "morestories",
-	"readmore", "read-more", "login", "skiplink", "skip-link", "dropdown",
+	"login", "skiplink", "skip-link", "dropdown",
 	"modal", "popup", "author-bio", "authorbio", "friendlink", "hotnews",
 }
 
@@ -42,29 +42,37 @@ var positiveParts = []string{
 
 // classHint returns +1 for a content-like class or id, -1 for a
 // boilerplate-like one and 0 when the element has neither, with the name
-// that decided.
+// that decided. Each class name (and the id) is judged alone: a name that
+// says only boilerplate wins; else a name that says only content wins
+// ("entry-content entry-content-read-more" is content); a name that says
+// both ("post-comments") counts as boilerplate.
 func classHint(n *html.Node) (int, string) {
-	var pos string
+	var pos, mixed string
 	for _, a := range n.Attr {
 		if a.Key != "class" && a.Key != "id" {
 			continue
 		}
-		v := strings.ToLower(a.Val)
-		if v == "" {
-			continue
-		}
-		if neg := negativeName(v); neg != "" {
-			if neg == "header" && containsAny(v, positiveParts) != "" {
-				continue // "entry-header" holds the article's own title
+		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+			neg := negativeName(name)
+			p := containsAny(name, positiveParts)
+			switch {
+			case neg != "" && p == "":
+				return -1, a.Key + "~" + neg
+			case neg != "" && neg != "header":
+				// "entry-header" holds the article's own title: not mixed.
+				if mixed == "" {
+					mixed = a.Key + "~" + neg
+				}
+			case p != "" && pos == "":
+				pos = a.Key + "~" + p
 			}
-			return -1, a.Key + "~" + neg
-		}
-		if p := containsAny(v, positiveParts); p != "" && pos == "" {
-			pos = a.Key + "~" + p
 		}
 	}
-	if pos != "" {
+	switch {
+	case pos != "":
 		return 1, pos
+	case mixed != "":
+		return -1, mixed
 	}
 	return 0, ""
 }
