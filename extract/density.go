@@ -383,6 +383,18 @@ func (c *classifier) hintWithin(n, region *html.Node) int {
 	return 0
 }
 
+// insideForm reports whether n sits in a <form> below the region: a
+// comment, search or newsletter form. (A form that wraps the whole page,
+// as ASP.NET pages do, is above the region and does not count.)
+func (c *classifier) insideForm(n, region *html.Node) bool {
+	for ; n != nil && n != region; n = n.Parent {
+		if n.DataAtom == atom.Form || n.DataAtom == atom.Fieldset {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *classifier) labelInside(b *Block, region *html.Node) {
 	ld := b.LinkDensity()
 	ew := b.effWords()
@@ -393,6 +405,14 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	case ld > maxLinkDensity && b.Kind != Heading:
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "link-density", -ld)
+	case b.Kind == Caption:
+		// Captions describe pictures; the benchmarks' gold texts and the
+		// readers of a corpus want the article's own text.
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "caption", -1)
+	case c.insideForm(b.Node, region):
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "form", -1)
 	case b.teaser:
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "teaser", -1)
