@@ -112,7 +112,40 @@ func classifyDensity(p *Page) {
 		}
 		c.labelInside(b, region)
 	}
+	c.bridgeTitle(titleIdx)
 	c.trimEdges(inRegion)
+}
+
+// bridgeTitle keeps the text between the article title and the first kept
+// block after it: the lead or standfirst that sites put in the article
+// header, outside the body container the region was grown from. Only
+// running text qualifies (a sentence, few links, no boilerplate name).
+func (c *classifier) bridgeTitle(titleIdx int) {
+	blocks := c.page.Blocks
+	if titleIdx < 0 {
+		return
+	}
+	end := -1
+	for j := titleIdx + 1; j < len(blocks); j++ {
+		if blocks[j].Label == Content {
+			end = j
+			break
+		}
+	}
+	if end < 0 || end-titleIdx > 12 {
+		return
+	}
+	for j := titleIdx + 1; j < end; j++ {
+		b := blocks[j]
+		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
+			continue
+		}
+		if b.hint < 0 || b.teaser || b.Kind == Heading || b.LinkDensity() > 0.3 || b.effWords() < 12 || b.punct == 0 || dateLike(b.Text) {
+			continue
+		}
+		b.Label = Content
+		b.Vote(stageDensity, "lead", 1)
+	}
 }
 
 func newClassifier(p *Page) *classifier {
@@ -257,6 +290,20 @@ func (c *classifier) stopperCuts(inRegion func(*html.Node) bool) map[int]string 
 		}
 	}
 	return cut
+}
+
+// dateLike reports whether a short text is mostly a date or time line
+// ("Posted: Fri 6:45 PM, Feb 16, 2018"): a third or more of its words are
+// numbers.
+func dateLike(s string) bool {
+	words, digits := 0, 0
+	for _, f := range strings.Fields(s) {
+		words++
+		if f[0] >= '0' && f[0] <= '9' {
+			digits++
+		}
+	}
+	return words > 0 && words <= 25 && digits*3 >= words
 }
 
 // maxTeaserWords is the most text a teaser carries: a summary of two or
