@@ -36,6 +36,9 @@ const (
 	// maxLinkDensity marks a link list (boilerpipe's 0.33 for the current
 	// block, relaxed because in-text links are common in articles).
 	maxLinkDensity = 0.5
+	// fullWeightWords is the length from which a block's text counts in
+	// full for the region.
+	fullWeightWords = 20.0
 )
 
 // effWords is the block's word count with CJK characters weighted as words.
@@ -62,6 +65,12 @@ func (b *Block) weight() float64 {
 	ld := b.LinkDensity()
 	text := ew * (1 - ld)
 	w := text*(1-ld) - 0.5*ew*ld
+	if w > 0 && ew < fullWeightWords {
+		// Running text comes in long blocks; lists of names, labels and
+		// menu entries in short ones. Weight grows with length up to
+		// fullWeightWords (boilerpipe's "number of words" feature).
+		w *= ew / fullWeightWords
+	}
 	if b.punct == 0 && ew < 8 && !(b.Kind == TableCell && b.LinkWords == 0) {
 		w -= 2 // a short line without a sentence: a label, a menu entry
 	}
@@ -79,6 +88,7 @@ type classifier struct {
 	weight map[*html.Node]float64 // subtree sums of block weights
 	span   map[*html.Node][2]int  // first and last block index in the subtree
 	hints  map[*html.Node]int
+	named  []*html.Node // elements named as the article body (articleBodyName)
 }
 
 // classifyDensity labels every block of p that no earlier stage labelled.
@@ -113,7 +123,7 @@ func classifyDensity(p *Page) {
 		c.labelInside(b, region)
 	}
 	c.bridgeTitle(titleIdx)
-	c.trimEdges(inRegion)
+	c.trimEdges()
 }
 
 // bridgeTitle keeps the text between the article title and the first kept
@@ -164,8 +174,12 @@ func newClassifier(p *Page) *classifier {
 	}
 	c.discountTeasers()
 	for i, b := range p.Blocks {
+		w := c.w[i]
+		if w < 0 {
+			w *= negativeShare
+		}
 		for n := b.Node; n != nil; n = n.Parent {
-			c.weight[n] += c.w[i]
+			c.weight[n] += w
 		}
 	}
 	return c
@@ -178,6 +192,12 @@ func newClassifier(p *Page) *classifier {
 func (c *classifier) discountTeasers() {
 	blocks := c.page.Blocks
 	c.listTeasers()
+	pageText := 0.0 // running text on the whole page
+	for _, b := range blocks {
+		if !b.inLink && b.LinkDensity() < 0.5 {
+			pageText += b.effWords()
+		}
+	}
 	for i, h := range blocks {
 		if !(h.inLink || h.LinkDensity() > 0.8) || h.Words < 2 || h.effWords() > 40 {
 			continue
@@ -196,8 +216,8 @@ func (c *classifier) discountTeasers() {
 			if text == 0 {
 				continue
 			}
-			if text > maxTeaserWords || c.isTitle(h) {
-				break // a story of its own, or the article under its linked title
+			if text > maxTeaserWords || text > 0.5*pageText || c.isTitle(h) {
+				break // a story of its own, most of a small page, or the article under its linked title
 			}
 			for j := sp[0]; j <= sp[1]; j++ {
 				if c.w[j] > 0 {
@@ -296,6 +316,9 @@ func (c *classifier) stopperCuts(inRegion func(*html.Node) bool) map[int]string 
 // ("Posted: Fri 6:45 PM, Feb 16, 2018"): a third or more of its words are
 // numbers.
 func dateLike(s string) bool {
+	if len(s) > 120 {
+		return false
+	}
 	words, digits := 0, 0
 	for _, f := range strings.Fields(s) {
 		words++
@@ -305,6 +328,11 @@ func dateLike(s string) bool {
 	}
 	return words > 0 && words <= 25 && digits*3 >= words
 }
+
+// negativeShare scales the weight of boilerplate-like blocks in subtree
+// sums: interleaved boxes (a table of contents, an infobox, a navbox) must
+// not cancel the paragraphs around them.
+const negativeShare = 0.5
 
 // maxTeaserWords is the most text a teaser carries: a summary of two or
 // three sentences.
@@ -322,14 +350,8 @@ func (c *classifier) isTitle(b *Block) bool {
 // region returns the element whose subtree weight, less a small cost per
 // block of boilerplate it would drag in, is the largest.
 func (c *classifier) region() *html.Node {
-	var best *html.Node
-	bestScore := math.Inf(-1)
-	total := 0.0
-	for _, b := range c.page.Blocks {
-		if w := b.weight(); w > 0 {
-			total += w
-		}
-	}
+	var best, named *html.Node
+	bestScore, namedScore := math.Inf(-1), math.Inf(-1)
 	seen := make(map[*html.Node]bool)
 	for _, b := range c.page.Blocks {
 		for n := b.Node; n != nil && n.Type == html.ElementNode; n = n.Parent {
@@ -341,10 +363,21 @@ func (c *classifier) region() *html.Node {
 			if s > bestScore+1e-9 || (math.Abs(s-bestScore) <= 1e-9 && best != nil && isAncestor(best, n)) {
 				best, bestScore = n, s
 			}
+			if articleBodyName(n) {
+				c.named = append(c.named, n)
+				if s > namedScore {
+					named, namedScore = n, s
+				}
+			}
 		}
 	}
 	if best == nil {
 		return nil
+	}
+	// A container the site itself names as the article body wins when it
+	// holds a fair share of the best region's weight.
+	if named != nil && namedScore > 0 && namedScore >= namedShare*bestScore {
+		return named
 	}
 	// Prefer a descendant that holds nearly all of the region's weight:
 	// the tightest container of the article.
@@ -360,9 +393,12 @@ func (c *classifier) region() *html.Node {
 		}
 		best = next
 	}
-	_ = total
 	return best
 }
+
+// namedShare is how much of the best region's weight a container named as
+// the article body must hold to be chosen instead.
+const namedShare = 0.5
 
 // isAncestor reports whether a is an ancestor of n (or n itself).
 func isAncestor(a, n *html.Node) bool {
@@ -382,6 +418,14 @@ func (c *classifier) regionSet(region *html.Node) func(*html.Node) bool {
 	}
 	roots := []*html.Node{region}
 	top := c.weight[region]
+	if articleBodyName(region) {
+		// Sites that cut the article into chunks name every chunk alike.
+		for _, n := range c.named {
+			if n != region && c.weight[n] > 0 && !isAncestor(region, n) && !isAncestor(n, region) {
+				roots = append(roots, n)
+			}
+		}
+	}
 	if region.Parent != nil {
 		for s := region.Parent.FirstChild; s != nil; s = s.NextSibling {
 			if s == region || s.Type != html.ElementNode {
@@ -472,38 +516,49 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	}
 }
 
-// trimEdges removes short blocks without sentences at the start and end of
-// the kept text (dates, bylines, "share this") when they stand apart
-// from the article body.
-func (c *classifier) trimEdges(inRegion func(*html.Node) bool) {
-	_ = inRegion
+// trimEdges removes, at the start and the end of the kept text, short
+// blocks that are not sentences: bylines, dates, "By", "Share", "Tags".
+// The title and other headings stay; at the start, the trim skips over
+// them, so a byline between the title and the body goes too.
+func (c *classifier) trimEdges() {
 	blocks := c.page.Blocks
-	trim := func(i int) bool {
-		b := blocks[i]
-		if b.Label != Content || b.Kind == Heading {
-			return false
+	trim := func(b *Block) (cut, stop bool) {
+		if b.Label != Content {
+			return false, false
 		}
-		for _, r := range b.Reasons {
-			if r.Rule == "title" {
-				return false
-			}
+		if b.Kind == Heading || isTitleVote(b) {
+			return false, false // keep, and look further
 		}
-		if b.punct > 0 || b.effWords() >= 10 {
-			return false
+		short := b.punct == 0 && b.effWords() < 10
+		if !short && !dateLike(b.Text) {
+			return false, true
 		}
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "short-edge", -1)
-		return true
+		return true, false
 	}
-	// From the end: trailing short lines.
-	for i := len(blocks) - 1; i >= 0; i-- {
-		if blocks[i].Label != Content {
-			continue
-		}
-		if !trim(i) {
+	for _, b := range blocks {
+		if _, stop := trim(b); stop {
 			break
 		}
 	}
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if (blocks[i].Kind == Heading || isTitleVote(blocks[i])) && blocks[i].Label == Content {
+			break // a heading at the very end is kept, and ends the trim
+		}
+		if _, stop := trim(blocks[i]); stop {
+			break
+		}
+	}
+}
+
+func isTitleVote(b *Block) bool {
+	for _, r := range b.Reasons {
+		if r.Stage == stageDensity && r.Rule == "title" {
+			return true
+		}
+	}
+	return false
 }
 
 // titleBlock finds the article's title: the heading that best matches the

@@ -110,3 +110,37 @@ func semanticHint(a atom.Atom) int {
 	}
 	return 0
 }
+
+// articleBodyParts are the names sites and CMSs give the element that
+// holds exactly the article text (schema.org's articleBody, WordPress's
+// entry-content, and their common spellings).
+var articleBodyParts = []string{
+	"articlebody", "article-body", "article_body", "article__body", "articletext",
+	"article-text", "article_text", "article-content", "article_content",
+	"articlecontent", "article__content", "post-content", "post_content",
+	"postcontent", "post-body", "postbody", "post_body", "entry-content",
+	"entry_content", "entrycontent", "entry-body", "story-body", "storybody",
+	"story_body", "story-content", "storycontent", "news-text", "news_text",
+	"newstext", "content-body", "body-text", "bodytext", "field-body",
+	"article-detail", "news-content", "news_content", "newscontent", "text-body",
+}
+
+// articleBodyName reports whether n is named (class, id or itemprop) as an
+// article body, and not also as boilerplate.
+func articleBodyName(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "itemprop":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "articleBody") {
+				return true
+			}
+		case "class", "id":
+			for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+				if containsAny(name, articleBodyParts) != "" && negativeName(name) == "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
