@@ -192,6 +192,7 @@ func newClassifier(p *Page) *classifier {
 func (c *classifier) discountTeasers() {
 	blocks := c.page.Blocks
 	c.listTeasers()
+	c.pairTeasers()
 	pageText := 0.0 // running text on the whole page
 	for _, b := range blocks {
 		if !b.inLink && b.LinkDensity() < 0.5 {
@@ -333,6 +334,56 @@ func dateLike(s string) bool {
 // sums: interleaved boxes (a table of contents, an infobox, a navbox) must
 // not cancel the paragraphs around them.
 const negativeShare = 0.5
+
+// pairTeasers marks headline-summary pairs that are siblings rather than
+// wrapped together: <dt><a>headline</a></dt><dd>summary</dd>, repeated at
+// least three times in one definition list. (Linked headings followed by
+// paragraphs are not enough: product roundups are written that way.)
+func (c *classifier) pairTeasers() {
+	blocks := c.page.Blocks
+	single := func(n *html.Node) int {
+		sp, ok := c.span[n]
+		if !ok || sp[0] != sp[1] {
+			return -1
+		}
+		return sp[0]
+	}
+	for n := range c.span {
+		if n.DataAtom != atom.Dl {
+			continue
+		}
+		var pairs [][2]int
+		prev := -1 // index of the previous child's block when it is a headline
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if ch.Type != html.ElementNode {
+				continue
+			}
+			i := single(ch)
+			if i < 0 {
+				prev = -1
+				continue
+			}
+			b := blocks[i]
+			headline := (b.inLink || b.LinkDensity() > 0.8) && b.effWords() <= 40
+			if prev >= 0 && !headline && b.LinkDensity() < 0.5 && b.effWords() <= maxTeaserWords {
+				pairs = append(pairs, [2]int{prev, i})
+			}
+			prev = -1
+			if headline {
+				prev = i
+			}
+		}
+		if len(pairs) < 3 {
+			continue
+		}
+		for _, p := range pairs {
+			for _, i := range p {
+				blocks[i].teaser = true
+				c.w[i] = 0
+			}
+		}
+	}
+}
 
 // maxTeaserWords is the most text a teaser carries: a summary of two or
 // three sentences.
