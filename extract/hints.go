@@ -14,7 +14,8 @@ import (
 // says boilerplate wins over one that says content ("post-comments",
 // "article-footer"); the nearest named ancestor decides for its subtree.
 
-// negativeParts are matched as substrings of a lower-cased class or id.
+// negativeParts are matched as the beginnings of the words of a class or
+// id (see nameTokens).
 var negativeParts = []string{
 	"comment", "footer", "sidebar", "breadcrumb", "share", "social", "related",
 	"advert", "sponsor", "cookie", "newsletter", "subscribe", "promo", "navbar",
@@ -25,8 +26,17 @@ var negativeParts = []string{
 	"modal", "popup", "author-bio", "authorbio", "friendlink", "hotnews",
 }
 
-// negativeTokens must equal a whole token of the class or id (split on
-// non-alphanumerics), because they are too short to match as substrings.
+// negativeSuffixes also match at the end of a word ("sitefooter",
+// "articlecomments"); weaker names such as "banner" do not, since
+// "_reachbanner_" marks an article body on one news site.
+var negativeSuffixes = []string{
+	"comment", "footer", "sidebar", "share", "social", "related", "navigation",
+	"navbar", "menu", "breadcrumb", "copyright", "pagination", "newsletter",
+	"subscribe", "recommend", "widget",
+}
+
+// negativeTokens must equal a whole word of the class or id, because they
+// are too short to match as beginnings.
 var negativeTokens = map[string]bool{
 	"nav": true, "ad": true, "ads": true, "adv": true, "advertising": true,
 	"tags": true, "tag": true, "header": true, "aside": true, "foot": true,
@@ -52,9 +62,10 @@ func classHint(n *html.Node) (int, string) {
 		if a.Key != "class" && a.Key != "id" {
 			continue
 		}
-		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
-			neg := negativeName(name)
-			p := containsAny(name, positiveParts)
+		for _, name := range strings.Fields(a.Val) {
+			toks := nameTokens(name)
+			neg := negativeName(toks)
+			p := prefixIn(toks, positiveParts)
 			switch {
 			case neg != "" && p == "":
 				return -1, a.Key + "~" + neg
@@ -77,13 +88,43 @@ func classHint(n *html.Node) (int, string) {
 	return 0, ""
 }
 
-func negativeName(v string) string {
-	if p := containsAny(v, negativeParts); p != "" {
+// nameTokens splits a class or id into lower-case words at punctuation
+// and at camelCase boundaries: "articleComments_list" is article,
+// comments, list. Matching whole words (or their beginnings) keeps
+// "_reachbanner_" from reading as a banner.
+func nameTokens(name string) []string {
+	var toks []string
+	start := -1
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		upper := c >= 'A' && c <= 'Z'
+		if start >= 0 && (!alnum || upper && i > 0 && name[i-1] >= 'a' && name[i-1] <= 'z') {
+			toks = append(toks, strings.ToLower(name[start:i]))
+			start = -1
+		}
+		if alnum && start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, strings.ToLower(name[start:]))
+	}
+	return toks
+}
+
+func negativeName(toks []string) string {
+	if p := prefixIn(toks, negativeParts); p != "" {
 		return p
 	}
-	for _, tok := range strings.FieldsFunc(v, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
+	for _, t := range toks {
+		for _, p := range negativeSuffixes {
+			if strings.HasSuffix(t, p) || strings.HasSuffix(t, p+"s") {
+				return p
+			}
+		}
+	}
+	for _, tok := range toks {
 		if negativeTokens[tok] {
 			return tok
 		}
@@ -91,10 +132,13 @@ func negativeName(v string) string {
 	return ""
 }
 
-func containsAny(v string, parts []string) string {
-	for _, p := range parts {
-		if strings.Contains(v, p) {
-			return p
+// prefixIn returns the first of parts that begins one of toks.
+func prefixIn(toks, parts []string) string {
+	for _, t := range toks {
+		for _, p := range parts {
+			if strings.HasPrefix(t, p) {
+				return p
+			}
 		}
 	}
 	return ""
@@ -113,16 +157,14 @@ func semanticHint(a atom.Atom) int {
 
 // articleBodyParts are the names sites and CMSs give the element that
 // holds exactly the article text (schema.org's articleBody, WordPress's
-// entry-content, and their common spellings).
+// entry-content, and their common spellings), as nameTokens joined by "-".
 var articleBodyParts = []string{
-	"articlebody", "article-body", "article_body", "article__body", "articletext",
-	"article-text", "article_text", "article-content", "article_content",
-	"articlecontent", "article__content", "post-content", "post_content",
-	"postcontent", "post-body", "postbody", "post_body", "entry-content",
-	"entry_content", "entrycontent", "entry-body", "story-body", "storybody",
-	"story_body", "story-content", "storycontent", "news-text", "news_text",
-	"newstext", "content-body", "body-text", "bodytext", "field-body",
-	"article-detail", "news-content", "news_content", "newscontent", "text-body",
+	"articlebody", "article-body", "articletext", "article-text", "article-content",
+	"articlecontent", "post-content", "postcontent", "post-body", "postbody",
+	"entry-content", "entrycontent", "entry-body", "story-body", "storybody",
+	"story-content", "storycontent", "news-text", "newstext", "content-body",
+	"body-text", "bodytext", "field-body", "article-detail", "news-content",
+	"newscontent", "text-body",
 }
 
 // articleBodyName reports whether n is named (class, id or itemprop) as an
@@ -135,9 +177,13 @@ func articleBodyName(n *html.Node) bool {
 				return true
 			}
 		case "class", "id":
-			for _, name := range strings.Fields(strings.ToLower(a.Val)) {
-				if containsAny(name, articleBodyParts) != "" && negativeName(name) == "" {
-					return true
+			for _, name := range strings.Fields(a.Val) {
+				toks := nameTokens(name)
+				joined := strings.Join(toks, "-")
+				for _, p := range articleBodyParts {
+					if strings.Contains(joined, p) && negativeName(toks) == "" {
+						return true
+					}
 				}
 			}
 		}
