@@ -84,6 +84,15 @@ func styleHides(style string) bool {
 	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
 }
 
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 func attr(n *html.Node, key string) string {
 	for _, a := range n.Attr {
 		if a.Key == key {
@@ -178,13 +187,16 @@ func (s *segmenter) walk(n *html.Node) {
 		s.path = s.path[:len(s.path)-1]
 		s.owner = saved
 	} else {
-		if n.DataAtom == atom.A {
+		// Only <a href> is a link: <a name> anchors wrap whole posts on
+		// old forums.
+		link := n.DataAtom == atom.A && hasAttr(n, "href")
+		if link {
 			s.nLink++
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			s.walk(c)
 		}
-		if n.DataAtom == atom.A {
+		if link {
 			s.nLink--
 		}
 	}
