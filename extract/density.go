@@ -86,6 +86,7 @@ type classifier struct {
 	page   *Page
 	w      []float64              // block weights
 	weight map[*html.Node]float64 // subtree sums of block weights
+	pos    map[*html.Node]float64 // subtree sums of positive block weights
 	span   map[*html.Node][2]int  // first and last block index in the subtree
 	hints  map[*html.Node]int
 	named  []*html.Node // elements named as the article body (articleBodyName)
@@ -98,8 +99,9 @@ func classifyDensity(p *Page) {
 	}
 	c := newClassifier(p)
 	region := c.region()
-	inRegion := c.regionSet(region)
 	titleIdx := c.titleBlock(region)
+	region = c.ownArticle(region, titleIdx)
+	inRegion := c.regionSet(region)
 	cut := c.stopperCuts(inRegion)
 	for i, b := range p.Blocks {
 		if b.Label != Unknown {
@@ -179,7 +181,7 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 
 func newClassifier(p *Page) *classifier {
 	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), weight: make(map[*html.Node]float64),
-		span: make(map[*html.Node][2]int), hints: make(map[*html.Node]int)}
+		pos: make(map[*html.Node]float64), span: make(map[*html.Node][2]int), hints: make(map[*html.Node]int)}
 	for i, b := range p.Blocks {
 		c.w[i] = b.weight()
 		for n := b.Node; n != nil; n = n.Parent {
@@ -199,6 +201,9 @@ func newClassifier(p *Page) *classifier {
 		}
 		for n := b.Node; n != nil; n = n.Parent {
 			c.weight[n] += w
+			if w > 0 {
+				c.pos[n] += w
+			}
 		}
 	}
 	return c
@@ -469,6 +474,42 @@ func (c *classifier) region() *html.Node {
 // namedShare is how much of the best region's weight a container named as
 // the article body must hold to be chosen instead.
 const namedShare = 0.5
+
+// ownArticle narrows a region that holds several <article> elements (a
+// feed: the story, then the next stories in full) to the article that
+// holds the page's title, when that article has text of its own.
+func (c *classifier) ownArticle(region *html.Node, titleIdx int) *html.Node {
+	if region == nil || titleIdx < 0 {
+		return region
+	}
+	var own *html.Node
+	for n := c.page.Blocks[titleIdx].Node; n != nil && n != region; n = n.Parent {
+		if n.DataAtom == atom.Article {
+			own = n
+		}
+	}
+	if own == nil || c.pos[own] < 0.2*c.pos[region] {
+		return region
+	}
+	sp := c.span[region]
+	others := 0
+	for i := sp[0]; i <= sp[1]; i++ {
+		b := c.page.Blocks[i]
+		if isAncestor(own, b.Node) || c.w[i] <= 0 {
+			continue
+		}
+		for n := b.Node; n != nil && n != region; n = n.Parent {
+			if n.DataAtom == atom.Article {
+				others++
+				break
+			}
+		}
+	}
+	if others == 0 {
+		return region
+	}
+	return own
+}
 
 // isAncestor reports whether a is an ancestor of n (or n itself).
 func isAncestor(a, n *html.Node) bool {
