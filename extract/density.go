@@ -171,7 +171,7 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
 			continue
 		}
-		if b.hint < 0 || b.teaser || b.Kind == Heading || b.LinkDensity() > 0.3 || b.effWords() < 12 || b.punct == 0 || dateLike(b.Text) {
+		if b.hint < 0 || b.teaser || b.Kind != Paragraph || b.LinkDensity() > 0.3 || b.effWords() < 12 || b.punct == 0 || dateLike(b.Text) || byline(b.Text) {
 			continue
 		}
 		b.Label = Content
@@ -617,6 +617,12 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	case c.insideForm(b.Node, region):
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "form", -1)
+	case b.Kind != Heading && b.Kind != TableCell && b.Kind != ListItem && b.Words <= 2 && b.punct == 0:
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "fragment", -1)
+	case b.Kind != Heading && credit(b.Text):
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "credit", -1)
 	case b.teaser:
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "teaser", -1)
@@ -643,7 +649,7 @@ func (c *classifier) trimEdges() {
 			return false, false // keep, and look further
 		}
 		short := b.punct == 0 && b.effWords() < 10
-		if !short && !dateLike(b.Text) {
+		if !short && !dateLike(b.Text) && !byline(b.Text) {
 			return false, true
 		}
 		b.Label = Boilerplate

@@ -56,3 +56,40 @@ func isStopper(b *Block) bool {
 	}
 	return false
 }
+
+// bylinePrefixes open an author line in the languages of the data sets.
+var bylinePrefixes = []string{"by ", "von ", "par ", "por ", "di ", "door ", "av ", "autor", "автор", "от ", "作者", "记者", "記者", "文/", "文／"}
+
+// byline reports whether a short text is an author line ("By Jane Doe |
+// Nov. 18, 2019").
+func byline(s string) bool {
+	if len(s) > 160 {
+		return false
+	}
+	t := strings.ToLower(strings.TrimSpace(s))
+	for _, p := range bylinePrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// creditWords mark a picture credit ("Photo: Hau Dinh, AP", "Natalie
+// Naccache | Bloomberg | Getty Images").
+var creditWords = []string{"photo:", "photo by", "photograph", "getty images", "image:", "image credit",
+	"credit:", "foto:", "bild:", "фото:", "фото ", "图片来源", "摄影", "图/", "圖/", "©"}
+
+// credit reports whether a short text is a picture credit.
+func credit(s string) bool {
+	if len(s) > 100 {
+		return false
+	}
+	t := strings.ToLower(s)
+	for _, w := range creditWords {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
