@@ -3,6 +3,7 @@ package extract
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,12 +142,12 @@ func TestHugePage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 50 MB page")
 	}
-	para := "<p>" + strings.Repeat("A sentence of ordinary running text, long enough to count. ", 8) + "</p>\n"
+	para := strings.Repeat("A sentence of ordinary running text, long enough to count. ", 8)
 	var sb strings.Builder
-	sb.Grow(50<<20 + len(para))
+	sb.Grow(50<<20 + 1024)
 	sb.WriteString("<html><body><article>")
-	for sb.Len() < 50<<20 {
-		sb.WriteString(para)
+	for i := 0; sb.Len() < 50<<20; i++ {
+		fmt.Fprintf(&sb, "<p>Paragraph %d. %s</p>\n", i, para)
 	}
 	p, err := Extract([]byte(sb.String()), Options{})
 	if err != nil {
