@@ -88,8 +88,7 @@ type classifier struct {
 	weight map[*html.Node]float64 // subtree sums of block weights
 	pos    map[*html.Node]float64 // subtree sums of positive block weights
 	span   map[*html.Node][2]int  // first and last block index in the subtree
-	hints  map[*html.Node]int
-	named  []*html.Node // elements named as the article body (articleBodyName)
+	named  []*html.Node           // elements named as the article body (articleBodyName)
 }
 
 // classifyDensity labels every block of p that no earlier stage labelled.
@@ -181,7 +180,7 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 
 func newClassifier(p *Page) *classifier {
 	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), weight: make(map[*html.Node]float64),
-		pos: make(map[*html.Node]float64), span: make(map[*html.Node][2]int), hints: make(map[*html.Node]int)}
+		pos: make(map[*html.Node]float64), span: make(map[*html.Node][2]int)}
 	for i, b := range p.Blocks {
 		c.w[i] = b.weight()
 		for n := b.Node; n != nil; n = n.Parent {
@@ -438,7 +437,7 @@ func (c *classifier) region() *html.Node {
 			if s > bestScore+1e-9 || (math.Abs(s-bestScore) <= 1e-9 && best != nil && isAncestor(best, n)) {
 				best, bestScore = n, s
 			}
-			if articleBodyName(n) {
+			if c.page.names[n].body {
 				c.named = append(c.named, n)
 				if s > namedScore {
 					named, namedScore = n, s
@@ -529,7 +528,7 @@ func (c *classifier) regionSet(region *html.Node) func(*html.Node) bool {
 	}
 	roots := []*html.Node{region}
 	top := c.weight[region]
-	if articleBodyName(region) {
+	if c.page.names[region].body {
 		// Sites that cut the article into chunks name every chunk alike.
 		for _, n := range c.named {
 			if n != region && c.weight[n] > 0 && !isAncestor(region, n) && !isAncestor(n, region) {
@@ -542,7 +541,7 @@ func (c *classifier) regionSet(region *html.Node) func(*html.Node) bool {
 			if s == region || s.Type != html.ElementNode {
 				continue
 			}
-			if h, _ := classHint(s); h < 0 || semanticHint(s.DataAtom) < 0 {
+			if c.page.names[s].hint < 0 || semanticHint(s.DataAtom) < 0 {
 				continue
 			}
 			if w := c.weight[s]; w > 0.2*top && w > 10 {
@@ -570,13 +569,9 @@ func (c *classifier) hintWithin(n, region *html.Node) int {
 		if n.Type != html.ElementNode {
 			continue
 		}
-		h, ok := c.hints[n]
-		if !ok {
-			h, _ = classHint(n)
-			if h == 0 {
-				h = semanticHint(n.DataAtom)
-			}
-			c.hints[n] = h
+		h := c.page.names[n].hint
+		if h == 0 {
+			h = semanticHint(n.DataAtom)
 		}
 		if h != 0 {
 			return h

@@ -124,7 +124,7 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 	}
 	p.Doc = doc
 	p.Title, p.Lang = headInfo(doc)
-	p.Blocks = segment(doc)
+	p.Blocks, p.names = segment(doc)
 	if p.Lang == "" {
 		p.Lang = guessLang(p.Blocks)
 	}

@@ -50,67 +50,110 @@ var positiveParts = []string{
 	"blog", "hentry", "artikel", "detail", "news", "single", "page-content",
 }
 
-// classHint returns +1 for a content-like class or id, -1 for a
-// boilerplate-like one and 0 when the element has neither, with the name
-// that decided. Each class name (and the id) is judged alone: a name that
-// says only boilerplate wins; else a name that says only content wins
-// ("entry-content entry-content-read-more" is content); a name that says
-// both ("post-comments") counts as boilerplate.
-func classHint(n *html.Node) (int, string) {
-	var pos, mixed string
+// nameInfo is what an element's class, id and itemprop say.
+type nameInfo struct {
+	hint int    // +1 content-like, -1 boilerplate-like, 0 neither
+	rule string // the name that decided the hint, e.g. "class~comment"
+	body bool   // named as the article body (articleBodyParts, itemprop=articleBody)
+}
+
+// nameVerdict is what one class name or id says on its own.
+type nameVerdict struct {
+	neg, pos string // the negative and positive parts it contains
+	body     bool   // an article-body name
+}
+
+// judgeName judges one class name or id.
+func judgeName(name string) nameVerdict {
+	var buf [16]string
+	toks := nameTokens(name, buf[:0])
+	v := nameVerdict{neg: negativeName(toks), pos: prefixIn(toks, positiveParts)}
+	v.body = v.neg == "" && isBodyName(toks)
+	return v
+}
+
+// readNames judges an element's class, id and itemprop. Each class name
+// (and the id) is judged alone: a name that says only boilerplate wins;
+// else a name that says only content wins ("entry-content
+// entry-content-read-more" is content); a name that says both
+// ("post-comments") counts as boilerplate. judge is judgeName, or a
+// memoised version of it.
+func readNames(n *html.Node, judge func(string) nameVerdict) nameInfo {
+	var info nameInfo
+	var pos, mixed, neg string
 	for _, a := range n.Attr {
-		if a.Key != "class" && a.Key != "id" {
+		switch a.Key {
+		case "itemprop":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "articleBody") {
+				info.body = true
+			}
+			continue
+		case "class", "id":
+		default:
 			continue
 		}
 		for _, name := range strings.Fields(a.Val) {
-			toks := nameTokens(name)
-			neg := negativeName(toks)
-			p := prefixIn(toks, positiveParts)
+			v := judge(name)
 			switch {
-			case neg != "" && p == "":
-				return -1, a.Key + "~" + neg
-			case neg != "" && neg != "header":
+			case v.neg != "" && v.pos == "":
+				if neg == "" {
+					neg = a.Key + "~" + v.neg
+				}
+			case v.neg != "" && v.neg != "header":
 				// "entry-header" holds the article's own title: not mixed.
 				if mixed == "" {
-					mixed = a.Key + "~" + neg
+					mixed = a.Key + "~" + v.neg
 				}
-			case p != "" && pos == "":
-				pos = a.Key + "~" + p
+			case v.pos != "" && pos == "":
+				pos = a.Key + "~" + v.pos
 			}
+			info.body = info.body || v.body
 		}
 	}
 	switch {
+	case neg != "":
+		info.hint, info.rule = -1, neg
 	case pos != "":
-		return 1, pos
+		info.hint, info.rule = 1, pos
 	case mixed != "":
-		return -1, mixed
+		info.hint, info.rule = -1, mixed
 	}
-	return 0, ""
+	return info
 }
 
 // nameTokens splits a class or id into lower-case words at punctuation
-// and at camelCase boundaries: "articleComments_list" is article,
-// comments, list. Matching whole words (or their beginnings) keeps
-// "_reachbanner_" from reading as a banner.
-func nameTokens(name string) []string {
-	var toks []string
+// and at camelCase boundaries, appending to dst: "articleComments_list" is
+// article, comments, list. Matching whole words (or their beginnings)
+// keeps "_reachbanner_" from reading as a banner.
+func nameTokens(name string, dst []string) []string {
 	start := -1
+	lower := true
+	flush := func(end int) {
+		t := name[start:end]
+		if !lower {
+			t = strings.ToLower(t)
+		}
+		dst = append(dst, t)
+		start, lower = -1, true
+	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 		upper := c >= 'A' && c <= 'Z'
-		if start >= 0 && (!alnum || upper && i > 0 && name[i-1] >= 'a' && name[i-1] <= 'z') {
-			toks = append(toks, strings.ToLower(name[start:i]))
-			start = -1
+		alnum := upper || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if start >= 0 && (!alnum || upper && name[i-1] >= 'a' && name[i-1] <= 'z') {
+			flush(i)
 		}
 		if alnum && start < 0 {
 			start = i
 		}
+		if upper {
+			lower = false
+		}
 	}
 	if start >= 0 {
-		toks = append(toks, strings.ToLower(name[start:]))
+		flush(len(name))
 	}
-	return toks
+	return dst
 }
 
 func negativeName(toks []string) string {
@@ -118,15 +161,13 @@ func negativeName(toks []string) string {
 		return p
 	}
 	for _, t := range toks {
+		if negativeTokens[t] {
+			return t
+		}
 		for _, p := range negativeSuffixes {
-			if strings.HasSuffix(t, p) || strings.HasSuffix(t, p+"s") {
+			if strings.HasSuffix(t, p) || strings.HasSuffix(t, "s") && strings.HasSuffix(t[:len(t)-1], p) {
 				return p
 			}
-		}
-	}
-	for _, tok := range toks {
-		if negativeTokens[tok] {
-			return tok
 		}
 	}
 	return ""
@@ -167,26 +208,39 @@ var articleBodyParts = []string{
 	"newscontent", "text-body",
 }
 
-// articleBodyName reports whether n is named (class, id or itemprop) as an
-// article body, and not also as boilerplate.
-func articleBodyName(n *html.Node) bool {
-	for _, a := range n.Attr {
-		switch a.Key {
-		case "itemprop":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "articleBody") {
+// isBodyName reports whether the words of a name spell an article body
+// name: "article-body", "articleBody", "article_body", "articlebody".
+func isBodyName(toks []string) bool {
+	for i := range toks {
+		for _, p := range articleBodyParts {
+			if matchJoined(toks[i:], p) {
 				return true
-			}
-		case "class", "id":
-			for _, name := range strings.Fields(a.Val) {
-				toks := nameTokens(name)
-				joined := strings.Join(toks, "-")
-				for _, p := range articleBodyParts {
-					if strings.Contains(joined, p) && negativeName(toks) == "" {
-						return true
-					}
-				}
 			}
 		}
 	}
 	return false
+}
+
+// matchJoined reports whether p is a prefix of the words toks joined by
+// "-" (without building the joined string).
+func matchJoined(toks []string, p string) bool {
+	for k, t := range toks {
+		if k > 0 {
+			if p == "" {
+				return true
+			}
+			if p[0] != '-' {
+				return false
+			}
+			p = p[1:]
+		}
+		if len(p) <= len(t) {
+			return strings.HasPrefix(t, p)
+		}
+		if !strings.HasPrefix(p, t) {
+			return false
+		}
+		p = p[len(t):]
+	}
+	return p == ""
 }

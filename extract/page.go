@@ -102,6 +102,8 @@ type Page struct {
 	Charset   string   // charset the bytes were decoded from
 	Warnings  []string // problems that did not stop extraction (e.g. depth fallback)
 	Truncated bool     // the input was cut at Options.MaxPageBytes
+
+	names map[*html.Node]nameInfo // what class, id and itemprop say, by element
 }
 
 // Vote adds a reason to the block.

@@ -117,17 +117,48 @@ type segmenter struct {
 	anyNon bool // the current block has text outside links
 	anyIn  bool // the current block has text inside links
 	listN  int  // depth of lists
+	names  map[*html.Node]nameInfo
+	judged map[string]nameVerdict // class names repeat across a page: judge each once
 }
 
-// segment cuts the body of doc into blocks in document order.
-func segment(doc *html.Node) []*Block {
-	s := &segmenter{space: true}
+func (s *segmenter) judge(name string) nameVerdict {
+	v, ok := s.judged[name]
+	if !ok {
+		v = judgeName(name)
+		s.judged[name] = v
+	}
+	return v
+}
+
+// readNames judges n's names once and keeps the verdict for the classifier.
+func (s *segmenter) readNames(n *html.Node) nameInfo {
+	named := false
+	for _, a := range n.Attr {
+		if a.Key == "class" || a.Key == "id" || a.Key == "itemprop" {
+			named = true
+			break
+		}
+	}
+	if !named {
+		return nameInfo{}
+	}
+	info := readNames(n, s.judge)
+	if info != (nameInfo{}) {
+		s.names[n] = info
+	}
+	return info
+}
+
+// segment cuts the body of doc into blocks in document order, and returns
+// with them the verdicts on the names of the elements it walked.
+func segment(doc *html.Node) ([]*Block, map[*html.Node]nameInfo) {
+	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), judged: make(map[string]nameVerdict)}
 	s.walk(doc)
 	s.flush()
 	for i, b := range s.blocks {
 		b.order = i
 	}
-	return s.blocks
+	return s.blocks, s.names
 }
 
 func (s *segmenter) walk(n *html.Node) {
@@ -155,7 +186,8 @@ func (s *segmenter) walk(n *html.Node) {
 		return
 	}
 	savedHint, savedRule := s.hint, s.rule
-	if h, r := classHint(n); h != 0 {
+	info := s.readNames(n)
+	if h, r := info.hint, info.rule; h != 0 {
 		// The nearest hint wins for its subtree, so a content container
 		// inside a boilerplate-named wrapper (or the reverse) counts.
 		s.hint, s.rule = h, r
