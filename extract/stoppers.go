@@ -19,12 +19,16 @@ var stopperTitles = []string{
 	// German
 	"ähnliche", "das könnte sie", "kommentare", "weitere artikel",
 	"mehr zum thema", "lesen sie auch", "auch interessant", "verwandte",
-	"mehr aus", "neueste artikel", "schreibe einen kommentar",
+	"mehr aus", "neueste artikel", "schreibe einen kommentar", "zum weiterlesen",
+	"weitere informationen", "weiterführende", "könnte dich auch", "könnte sie auch",
+	"das thema könnte", "auch auf ", "wählen sie ihren zugang", "jetzt abonnieren",
+	"newsletter",
 	// French
 	"à lire aussi", "lire aussi", "articles similaires", "commentaires",
 	"sur le même sujet", "vous aimerez aussi", "à voir aussi", "laisser un commentaire",
 	// Spanish, Portuguese, Italian, Polish
 	"noticias relacionadas", "te puede interesar", "comentarios", "lee también",
+	"mire:", "lee más", "también te puede", "zobacz również", "czytaj również",
 	"artículos relacionados", "más noticias", "você pode gostar", "veja também",
 	"leia também", "comentários", "notícias relacionadas", "articoli correlati",
 	"potrebbe interessarti", "commenti", "leggi anche", "zobacz także",
