@@ -569,6 +569,11 @@ func (c *classifier) hintWithin(n, region *html.Node) int {
 		if n.Type != html.ElementNode {
 			continue
 		}
+		if n.DataAtom == atom.Blockquote {
+			// A quotation is quoted content even when the embed that
+			// carries it is named "social" or "twitter".
+			return 0
+		}
 		h := c.page.names[n].hint
 		if h == 0 {
 			h = semanticHint(n.DataAtom)
