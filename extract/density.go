@@ -620,6 +620,9 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	case b.Kind != Heading && b.Kind != TableCell && b.Kind != ListItem && b.Words <= 2 && b.punct == 0:
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "fragment", -1)
+	case b.Kind != Heading && b.Kind != TableCell && b.Words <= 6 && dateLike(b.Text):
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "date", -1)
 	case b.Kind != Heading && credit(b.Text):
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "credit", -1)

@@ -110,6 +110,7 @@ type segmenter struct {
 	link   int  // words inside <a> in the current block
 	nLink  int  // depth of <a> elements
 	nPre   int  // depth of <pre> elements
+	nCap   int  // depth of <figcaption> and <caption> elements
 	owner  *html.Node
 	path   []string
 	hint   int
@@ -206,10 +207,16 @@ func (s *segmenter) walk(n *html.Node) {
 		if n.DataAtom == atom.Pre || n.DataAtom == atom.Listing || n.DataAtom == atom.Xmp {
 			s.nPre++
 		}
+		if n.DataAtom == atom.Figcaption || n.DataAtom == atom.Caption {
+			s.nCap++
+		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			s.walk(c)
 		}
 		s.flush()
+		if n.DataAtom == atom.Figcaption || n.DataAtom == atom.Caption {
+			s.nCap--
+		}
 		if n.DataAtom == atom.Pre || n.DataAtom == atom.Listing || n.DataAtom == atom.Xmp {
 			s.nPre--
 		}
@@ -315,8 +322,11 @@ func (s *segmenter) flush() {
 	}
 	words, cjk, punct := countWords(text)
 	kind, level := kindOf(s.owner)
-	if s.nPre > 0 {
+	switch {
+	case s.nPre > 0:
 		kind = Pre
+	case s.nCap > 0 && kind != Heading:
+		kind = Caption // the whole caption, whatever divs it is made of
 	}
 	if kind == ListItem {
 		level = s.listN
