@@ -14,7 +14,8 @@ func skipped(a atom.Atom) bool {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math,
 		atom.Head, atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Select,
 		atom.Option, atom.Button, atom.Input, atom.Textarea, atom.Audio, atom.Video,
-		atom.Map, atom.Frameset, atom.Frame, atom.Dialog:
+		atom.Map, atom.Frameset, atom.Frame, atom.Dialog,
+		atom.Rt, atom.Rp: // ruby annotations (furigana) are readings, not text
 		return true
 	}
 	return false
