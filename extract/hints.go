@@ -67,9 +67,27 @@ type nameVerdict struct {
 func judgeName(name string) nameVerdict {
 	var buf [16]string
 	toks := nameTokens(name, buf[:0])
+	if taxonomyName(toks) {
+		return nameVerdict{}
+	}
 	v := nameVerdict{neg: negativeName(toks), pos: prefixIn(toks, positiveParts)}
 	v.body = v.neg == "" && isBodyName(toks)
 	return v
+}
+
+// taxonomyName reports whether a name labels the post rather than the
+// element: WordPress and other CMSs give an article "tag-barbados" and
+// "category-news" for its tags and categories, which says nothing about
+// the element being a tag list.
+func taxonomyName(toks []string) bool {
+	if len(toks) < 2 || (toks[0] != "tag" && toks[0] != "category") {
+		return false
+	}
+	switch toks[1] {
+	case "cloud", "list", "links", "box", "wrap", "wrapper", "container":
+		return false
+	}
+	return true
 }
 
 // readNames judges an element's class, id and itemprop. Each class name
