@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding/charmap"
+
+	"github.com/winnow-go/winnow/internal/shareddata"
+)
+
+// run executes the command line in-process and returns stdout and the
+// exit code main would use.
+func run(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	root := newRoot()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err := root.Execute()
+	code := 0
+	if err != nil {
+		var ue *usageError
+		code = 1
+		if errors.As(err, &ue) {
+			code = 2
+		}
+	}
+	return out.String(), code
+}
+
+func TestExtractFormats(t *testing.T) {
+	page := "../../fixtures/pages/news-en.html"
+	text, code := run(t, "extract", page)
+	if code != 0 || !strings.Contains(text, "The small harbour town of Westmouth") || strings.Contains(text, "Share on Facebook") {
+		t.Fatalf("text: code %d\n%s", code, text)
+	}
+	md, _ := run(t, "extract", "--format", "markdown", page)
+	if !strings.HasPrefix(md, "# Harbour town") {
+		t.Errorf("markdown starts %q", md[:min(40, len(md))])
+	}
+	js, code := run(t, "extract", page, "--format=json") // flags after the argument
+	if code != 0 {
+		t.Fatalf("json: code %d", code)
+	}
+	var rec struct {
+		Title, Lang, Text, Status string
+		Blocks                    []struct {
+			Kind, Text, Label string
+			Reasons           []struct{ Stage, Rule string }
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &rec); err != nil {
+		t.Fatalf("json record: %v\n%s", err, js)
+	}
+	if rec.Status != "ok" || rec.Lang != "en" || len(rec.Blocks) < 10 || rec.Blocks[0].Label == "" || len(rec.Blocks[0].Reasons) == 0 {
+		t.Errorf("record: %+v", rec)
+	}
+	h, _ := run(t, "extract", "--format", "html", page)
+	if !strings.Contains(h, `class="b content"`) || !strings.Contains(h, `class="b boilerplate"`) || !strings.Contains(h, "title=") {
+		t.Error("debug page lacks coloured blocks with reasons")
+	}
+}
+
+func TestExtractBadInput(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.html")
+	os.WriteFile(empty, nil, 0o644)
+	png := filepath.Join(dir, "x.png")
+	os.WriteFile(png, []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"empty", []string{"extract", empty}, 1},
+		{"not html", []string{"extract", png}, 1},
+		{"missing file", []string{"extract", filepath.Join(dir, "nope.html")}, 1},
+		{"unknown charset", []string{"extract", "--charset", "klingon", "../../fixtures/pages/news-en.html"}, 2},
+		{"bad format", []string{"extract", "--format", "pdf", "../../fixtures/pages/news-en.html"}, 2},
+		{"no argument", []string{"extract"}, 2},
+		{"unreachable host", []string{"extract", "--timeout", "2s", "http://127.0.0.1:1/"}, 1},
+		{"unknown dataset", []string{"eval", "extract", "nosuchset"}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, code := run(t, tc.args...); code != tc.code {
+				t.Errorf("exit code %d, want %d", code, tc.code)
+			}
+		})
+	}
+}
+
+// TestExtractURL serves a windows-1251 page that declares its charset only
+// in the HTTP header and checks the fetch path decodes it.
+func TestExtractURL(t *testing.T) {
+	body, _ := charmap.Windows1251.NewEncoder().String(`<html><head><title>Тест</title></head><body><article><h1>Заголовок статьи</h1>` +
+		strings.Repeat("<p>Это длинный абзац русского текста, который должен попасть в извлечённый текст статьи без искажений.</p>", 5) +
+		`</article></body></html>`)
+	var ua string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua = r.UserAgent()
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/page", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=windows-1251")
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	out, code := run(t, "extract", srv.URL+"/old", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	var rec struct{ URL, Text, Charset string }
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rec.Text, "Это длинный абзац русского текста") || rec.Charset != "windows-1251" || !strings.HasSuffix(rec.URL, "/page") {
+		t.Errorf("record %+v", rec)
+	}
+	if !strings.HasPrefix(ua, "winnow/") {
+		t.Errorf("User-Agent %q", ua)
+	}
+}
+
+func TestEvalJSON(t *testing.T) {
+	shareddata.Require(t)
+	outFile := filepath.Join(t.TempDir(), "pages.jsonl")
+	out, code := run(t, "eval", "extract", "cleaneval-zh", "--json", "--out", outFile)
+	if code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var res struct {
+		Dataset       string
+		Pages         int
+		F1, Precision float64
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
+		t.Fatalf("last line is not JSON: %v", err)
+	}
+	if res.Dataset != "cleaneval-zh" || res.Pages != 69 || res.F1 <= 0.5 {
+		t.Errorf("result %+v", res)
+	}
+	per, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(per), "\n"); n != 69 {
+		t.Errorf("%d per-page lines, want 69", n)
+	}
+}
