@@ -19,6 +19,9 @@ import (
 
 func main() {
 	err := newRoot().ExecuteContext(context.Background())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "winnow:", err)
+	}
 	os.Exit(exitCode(err))
 }
 
@@ -30,11 +33,11 @@ func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
 
+// exitCode maps a command's error to the process exit code.
 func exitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(os.Stderr, "winnow:", err)
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2

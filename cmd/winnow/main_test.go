@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,16 +24,7 @@ func run(t *testing.T, args ...string) (string, int) {
 	root.SetOut(&out)
 	root.SetErr(&errOut)
 	root.SetArgs(args)
-	err := root.Execute()
-	code := 0
-	if err != nil {
-		var ue *usageError
-		code = 1
-		if errors.As(err, &ue) {
-			code = 2
-		}
-	}
-	return out.String(), code
+	return out.String(), exitCode(root.Execute())
 }
 
 func TestExtractFormats(t *testing.T) {
