@@ -24,7 +24,8 @@ func run(t *testing.T, args ...string) (string, int) {
 	root.SetOut(&out)
 	root.SetErr(&errOut)
 	root.SetArgs(args)
-	return out.String(), exitCode(root.Execute())
+	code := exitCode(root.Execute())
+	return out.String(), code
 }
 
 func TestExtractFormats(t *testing.T) {
