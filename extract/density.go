@@ -665,14 +665,27 @@ func (c *classifier) trimEdges() {
 		}
 	}
 	for i := len(blocks) - 1; i >= 0; i-- {
-		if (blocks[i].Kind == Heading || isTitleVote(blocks[i])) && blocks[i].Label == Content {
-			break // a heading at the very end is kept, and ends the trim
+		b := blocks[i]
+		if b.Label != Content {
+			continue
 		}
-		if _, stop := trim(blocks[i]); stop {
+		if isTitleVote(b) {
 			break
 		}
+		// After the last paragraph of the article, a heading with nothing
+		// under it or a line or two of text is a sign-off: a promotion,
+		// "further information", a login prompt.
+		if b.Kind == Heading || b.effWords() < tailWords && b.Kind != TableCell && b.Kind != ListItem {
+			b.Label = Boilerplate
+			b.Vote(stageDensity, "tail", -1)
+			continue
+		}
+		break
 	}
 }
+
+// tailWords: shorter blocks after the article's last longer one are cut.
+const tailWords = 10
 
 func isTitleVote(b *Block) bool {
 	for _, r := range b.Reasons {
