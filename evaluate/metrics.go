@@ -35,37 +35,21 @@ func isIdeograph(r rune) bool {
 }
 
 // WordTokens splits s into maximal runs of word runes (Python's `\w+`).
-func WordTokens(s string) []string {
-	var toks []string
-	start := -1
-	for i, r := range s {
-		if isWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			toks = append(toks, s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		toks = append(toks, s[start:])
-	}
-	return toks
-}
+func WordTokens(s string) []string { return tokens(s, false) }
 
 // CJKTokens lower-cases s and splits it as the DAnIEL metric does: word runs
 // in alphabetic scripts, and every ideograph, kana or Hangul syllable a token
 // of its own.
-func CJKTokens(s string) []string {
-	s = strings.ToLower(s)
+func CJKTokens(s string) []string { return tokens(strings.ToLower(s), true) }
+
+// tokens returns the runs of word runes of s; with splitCJK every
+// isIdeograph rune is a token of its own.
+func tokens(s string, splitCJK bool) []string {
 	var toks []string
 	start := -1
 	for i, r := range s {
 		switch {
-		case isIdeograph(r):
+		case splitCJK && isIdeograph(r):
 			if start >= 0 {
 				toks = append(toks, s[start:i])
 				start = -1
