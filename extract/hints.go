@@ -24,6 +24,7 @@ var negativeParts = []string{
 	"tagcloud", "signup", "toolbar", "disqus", "more-stories", "morestories",
 	"login", "skiplink", "skip-link", "dropdown",
 	"modal", "popup", "author-bio", "authorbio", "friendlink", "hotnews",
+	"caption", "gallery", "carousel", "slideshow", "slider",
 }
 
 // negativeSuffixes also match at the end of a word ("sitefooter",
@@ -117,8 +118,9 @@ func readNames(n *html.Node, judge func(string) nameVerdict) nameInfo {
 				if neg == "" {
 					neg = a.Key + "~" + v.neg
 				}
-			case v.neg != "" && v.neg != "header":
-				// "entry-header" holds the article's own title: not mixed.
+			case v.neg != "" && v.neg != "header" && v.neg != "caption":
+				// "entry-header" holds the article's own title and
+				// "article-caption" its headline and lead: not mixed.
 				if mixed == "" {
 					mixed = a.Key + "~" + v.neg
 				}
