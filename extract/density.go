@@ -620,6 +620,11 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	case b.Kind != Heading && b.Kind != TableCell && b.Kind != ListItem && b.Words <= 2 && b.punct == 0:
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "fragment", -1)
+	case b.Kind == Paragraph && b.Node.DataAtom == atom.Div && b.punct == 0 && ew < 12 && b.Words > 2:
+		// A short line in a bare div, neither a heading nor a sentence:
+		// a picture's caption or a label, not the article's prose.
+		b.Label = Boilerplate
+		b.Vote(stageDensity, "label", -1)
 	case b.Kind != Heading && b.Kind != TableCell && b.Words <= 6 && dateLike(b.Text):
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "date", -1)
