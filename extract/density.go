@@ -124,26 +124,7 @@ func classifyDensity(p *Page) {
 		c.labelInside(b, region)
 	}
 	c.bridgeTitle(titleIdx)
-	c.dropRepeats()
 	c.trimEdges()
-}
-
-// dropRepeats removes a kept block whose text repeats an earlier kept
-// block: slideshow captions, a teaser and its twin, "Share" at the top and
-// the bottom. An article says a thing once.
-func (c *classifier) dropRepeats() {
-	seen := make(map[string]bool)
-	for _, b := range c.page.Blocks {
-		if b.Label != Content || b.Kind == TableCell || b.Kind == Heading || b.Words < 15 {
-			continue // table values and short labels repeat legitimately
-		}
-		if seen[b.Text] {
-			b.Label = Boilerplate
-			b.Vote(stageDensity, "repeat", -1)
-			continue
-		}
-		seen[b.Text] = true
-	}
 }
 
 // bridgeTitle keeps the text between the article title and the first kept
