@@ -661,7 +661,8 @@ func (c *classifier) trimEdges() {
 		// After the last paragraph of the article, a heading with nothing
 		// under it or a line or two of text is a sign-off: a promotion,
 		// "further information", a login prompt.
-		if b.Kind == Heading || b.effWords() < tailWords && (b.Kind == Paragraph || b.Kind == Caption) {
+		short := b.effWords() < tailWords || b.LinkDensity() >= 0.25 && b.effWords() < 3*tailWords
+		if b.Kind == Heading || short && (b.Kind == Paragraph || b.Kind == Caption) {
 			b.Label = Boilerplate
 			b.Vote(stageDensity, "tail", -1)
 			continue
