@@ -662,7 +662,8 @@ func (c *classifier) trimEdges() {
 		// under it or a line or two of text is a sign-off: a promotion,
 		// "further information", a login prompt.
 		short := b.effWords() < tailWords || b.LinkDensity() >= 0.25 && b.effWords() < 3*tailWords
-		if b.Kind == Heading || short && (b.Kind == Paragraph || b.Kind == Caption) {
+		linkedItem := b.Kind == ListItem && b.LinkDensity() >= 0.25 && b.effWords() < 3*tailWords
+		if b.Kind == Heading || short && (b.Kind == Paragraph || b.Kind == Caption) || linkedItem {
 			b.Label = Boilerplate
 			b.Vote(stageDensity, "tail", -1)
 			continue
