@@ -23,15 +23,34 @@ func (p *Page) ContentBlocks() []*Block {
 
 // Text returns the main content: the text of the content blocks separated
 // by a blank line. This is what every evaluation scores.
+// The cells of one table row are joined by a tab, and the rows of one
+// table by a line break, so that a table reads as a table.
 func (p *Page) Text() string {
 	var sb strings.Builder
+	var prev *Block
 	for _, b := range p.ContentBlocks() {
-		if sb.Len() > 0 {
+		switch {
+		case sb.Len() == 0:
+		case prev.Kind == TableCell && b.Kind == TableCell && rowOf(prev.Node) == rowOf(b.Node):
+			sb.WriteByte('\t')
+		case prev.Kind == TableCell && b.Kind == TableCell && tableOf(prev.Node) == tableOf(b.Node):
+			sb.WriteByte('\n')
+		default:
 			sb.WriteString("\n\n")
 		}
 		sb.WriteString(b.Text)
+		prev = b
 	}
 	return sb.String()
+}
+
+func tableOf(n *html.Node) *html.Node {
+	for ; n != nil; n = n.Parent {
+		if n.DataAtom == atom.Table {
+			return n
+		}
+	}
+	return nil
 }
 
 // Words returns the words of all blocks and of the content blocks.
