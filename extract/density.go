@@ -151,7 +151,7 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
 			continue
 		}
-		if b.hint < 0 || b.teaser || b.Kind != Paragraph || b.LinkDensity() > 0.3 || b.effWords() < 12 || b.punct == 0 || dateLike(b.Text) || byline(b.Text) {
+		if b.hint < 0 || b.teaser || b.Kind != Paragraph || b.LinkDensity() > 0.3 || b.effWords() < 12 || b.punct == 0 || dateLike(b.Text) || byline(b.Text) || credit(b.Text) {
 			continue
 		}
 		b.Label = Content
@@ -703,11 +703,15 @@ func (c *classifier) titleBlock(region *html.Node) int {
 		}
 		s := 0.0
 		if title != "" && (strings.Contains(title, t) || strings.Contains(t, title)) {
-			s = float64(len(t)) / float64(max(len(title), 1))
-			if s > 1 {
-				s = 1 / s
+			cover := float64(len(t)) / float64(max(len(title), 1))
+			if cover > 1 {
+				cover = 1 / cover
 			}
-			s += 0.5
+			if cover >= 0.3 {
+				// "Amsterdam" in "The 7th Amsterdam Light Festival" is a
+				// section heading, not the title.
+				s = cover + 0.5
+			}
 		}
 		if b.Kind == Heading && b.Level == 1 {
 			s += 0.3

@@ -84,12 +84,23 @@ func byline(s string) bool {
 var creditWords = []string{"photo:", "photo by", "photograph", "getty images", "image:", "image credit",
 	"credit:", "foto:", "bild:", "фото:", "фото ", "图片来源", "摄影", "图/", "圖/", "©"}
 
-// credit reports whether a short text is a picture credit.
+// captionMarks mark a picture's caption whatever its length: wire
+// services sign their captions so.
+var captionMarks = []string{"file photo", "(ap photo", "ap photo/", "(reuters/", "(photo:", "(photo by", "(фото:"}
+
+// credit reports whether a text is a picture credit or a signed caption.
 func credit(s string) bool {
+	t := strings.ToLower(s)
+	if len(s) <= 400 {
+		for _, w := range captionMarks {
+			if strings.Contains(t, w) {
+				return true
+			}
+		}
+	}
 	if len(s) > 100 {
 		return false
 	}
-	t := strings.ToLower(s)
 	for _, w := range creditWords {
 		if strings.Contains(t, w) {
 			return true
