@@ -606,7 +606,7 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 		// a picture's caption or a label, not the article's prose.
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "label", -1)
-	case b.Kind != Heading && b.Kind != TableCell && b.Words <= 6 && dateLike(b.Text):
+	case b.Kind != Heading && b.Kind != TableCell && b.Words <= 10 && dateLike(b.Text):
 		b.Label = Boilerplate
 		b.Vote(stageDensity, "date", -1)
 	case b.Kind != Heading && credit(b.Text):

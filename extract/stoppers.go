@@ -76,8 +76,19 @@ func byline(s string) bool {
 			return true
 		}
 	}
+	if len(t) <= 80 {
+		for _, j := range bylineTitles {
+			if strings.HasSuffix(t, j) {
+				return true // "Robert Burns, AP National Security Writer"
+			}
+		}
+	}
 	return false
 }
+
+// bylineTitles end an author line that names the author's job.
+var bylineTitles = []string{"writer", "correspondent", "reporter", "editor", "staff",
+	"корреспондент", "журналист", "redakteur", "korrespondent", "journalist", "journaliste"}
 
 // creditWords mark a picture credit ("Photo: Hau Dinh, AP", "Natalie
 // Naccache | Bloomberg | Getty Images").
