@@ -292,12 +292,15 @@ func (c *classifier) stopperCuts(inRegion func(*html.Node) bool) map[int]string 
 			continue
 		}
 		cut[i] = "stopper"
-		end := i
+		end, own := i, false
 		for n := b.Node; n != nil; n = n.Parent {
 			if sp := c.span[n]; sp[1] > i || sp[0] < i {
-				if sp[0] == i || b.Kind == Heading {
-					// A section title comes first in its section; a
-					// heading opens one among its following siblings.
+				// A section title comes first in its own container, which
+				// bounds the section; a heading in the middle of a larger
+				// container opens a section among its following siblings,
+				// up to the next heading of its level.
+				own = sp[0] == i
+				if own || b.Kind == Heading {
 					end = sp[1]
 				}
 				break
@@ -308,7 +311,7 @@ func (c *classifier) stopperCuts(inRegion func(*html.Node) bool) map[int]string 
 			level = b.Level
 		}
 		for j := i + 1; j <= end; j++ {
-			if blocks[j].Kind == Heading && blocks[j].Level <= level && !isStopper(blocks[j]) {
+			if !own && blocks[j].Kind == Heading && blocks[j].Level <= level && !isStopper(blocks[j]) {
 				break
 			}
 			cut[j] = "stopper-section"
