@@ -18,12 +18,15 @@ import (
 //     density, text density per wrapped line, sentence punctuation and the
 //     class/id hints of its ancestors.
 //  2. The main-content region is the element whose subtree has the largest
-//     sum of weights, with a small cost per level so that the tightest
-//     element holding the dense blocks wins. Dense sibling subtrees of the
-//     region are added, as readability does.
+//     sum of weights (boilerplate-like blocks counted at half weight), then
+//     narrowed to a child that holds nearly all of it; an element the site
+//     names as the article body wins when it holds a fair share. Dense
+//     sibling subtrees of the region are added, as readability does.
 //  3. Inside the region each block is kept unless its own features say
-//     boilerplate (a link list, a share bar, a comment); the article title
-//     is kept from outside the region.
+//     boilerplate (a link list, a teaser, a caption, a form, a byline, a
+//     section that a title such as "Related" opens); the article title and
+//     its lead are kept from outside the region, and short lines at the
+//     edges of the kept text are trimmed.
 
 const (
 	stageDensity = "density"
@@ -36,9 +39,10 @@ const (
 	// maxLinkDensity marks a link list (boilerpipe's 0.33 for the current
 	// block, relaxed because in-text links are common in articles).
 	maxLinkDensity = 0.5
-	// fullWeightWords is the length from which a block's text counts in
-	// full for the region.
-	fullWeightWords = 20.0
+	// fullWeightWords is the text density (words per wrapped line) from
+	// which a block's text counts in full for the region; boilerpipe finds
+	// content above about 10 (WSDM 2010, Fig. 5).
+	fullWeightWords = 12.0
 )
 
 // effWords is the block's word count with CJK characters weighted as words.
@@ -65,11 +69,11 @@ func (b *Block) weight() float64 {
 	ld := b.LinkDensity()
 	text := ew * (1 - ld)
 	w := text*(1-ld) - 0.5*ew*ld
-	if w > 0 && ew < fullWeightWords {
-		// Running text comes in long blocks; lists of names, labels and
-		// menu entries in short ones. Weight grows with length up to
-		// fullWeightWords (boilerpipe's "number of words" feature).
-		w *= ew / fullWeightWords
+	if td := b.textDensity(); w > 0 && td < fullWeightWords {
+		// Running text fills its lines; lists of names, labels and menu
+		// entries do not. Weight grows with the words per wrapped line up
+		// to fullWeightWords (boilerpipe's text density, WSDM 2010 §4.2).
+		w *= td / fullWeightWords
 	}
 	if b.punct == 0 && ew < 8 && !(b.Kind == TableCell && b.LinkWords == 0) {
 		w -= 2 // a short line without a sentence: a label, a menu entry
