@@ -1,0 +1,57 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/winnow-go/winnow/extract"
+)
+
+func TestRecordJSON(t *testing.T) {
+	page := []byte(`<html><head><title>A &amp; B</title></head><body><nav><a href="/">Home</a> <a href="/x">X</a></nav>
+<article><h1>A &amp; B</h1><p>Text with &lt;angle&gt; brackets &amp; an ampersand, long enough to be the article body of this page.</p></article></body></html>`)
+	u, _ := url.Parse("https://www.example.org/a")
+	p, err := extract.Extract(page, extract.Options{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteRecord(&buf, NewRecord(p, "page.html", RecordOptions{})); err != nil {
+		t.Fatal(err)
+	}
+	line := buf.String()
+	if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
+		t.Fatalf("not one line: %q", line)
+	}
+	if !strings.Contains(line, "<angle> brackets & an ampersand") {
+		t.Errorf("text was HTML-escaped: %s", line)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := m["fetched_at"]; !ok || v != nil {
+		t.Errorf("fetched_at = %v, want null", v)
+	}
+	if m["status"] != "ok" || m["site"] != "example.org" || m["url"] != "https://www.example.org/a" {
+		t.Errorf("record %v", m)
+	}
+	if r, _ := m["boilerplate_ratio"].(float64); r <= 0 || r >= 1 {
+		t.Errorf("boilerplate_ratio %v", m["boilerplate_ratio"])
+	}
+	if rm, _ := m["removed"].(map[string]any); rm["density"] == nil {
+		t.Errorf("removed %v", m["removed"])
+	}
+
+	buf.Reset()
+	if err := WriteRecord(&buf, ErrorRecord("https://x/", "f.warc.gz@123", errors.New("boom"))); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"status":"error","error":"boom"`) {
+		t.Errorf("error record %s", buf.String())
+	}
+}
