@@ -44,14 +44,7 @@ func (p *Page) Text() string {
 	return sb.String()
 }
 
-func tableOf(n *html.Node) *html.Node {
-	for ; n != nil; n = n.Parent {
-		if n.DataAtom == atom.Table {
-			return n
-		}
-	}
-	return nil
-}
+func tableOf(n *html.Node) *html.Node { return ancestor(n, atom.Table) }
 
 // Words returns the words of all blocks and of the content blocks.
 func (p *Page) Words() (all, kept int) {
@@ -112,9 +105,12 @@ func (p *Page) Markdown() string {
 	return sb.String()
 }
 
-func rowOf(n *html.Node) *html.Node {
+func rowOf(n *html.Node) *html.Node { return ancestor(n, atom.Tr) }
+
+// ancestor returns the nearest element of type a at or above n, or nil.
+func ancestor(n *html.Node, a atom.Atom) *html.Node {
 	for ; n != nil; n = n.Parent {
-		if n.DataAtom == atom.Tr {
+		if n.DataAtom == a {
 			return n
 		}
 	}
