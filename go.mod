@@ -3,6 +3,7 @@ module github.com/winnow-go/winnow
 go 1.26.8
 
 require (
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/net v0.62.0

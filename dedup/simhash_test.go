@@ -1,0 +1,153 @@
+package dedup
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/winnow-go/winnow/internal/shareddata"
+)
+
+func mustNormalizer(t testing.TB, o Options) *Normalizer {
+	t.Helper()
+	n, err := NewNormalizer(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestIndexMatchesBruteForce compares table queries with an exhaustive scan
+// for every k, on fingerprints that include close variants of each other.
+func TestIndexMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var fps []uint64
+	for range 400 {
+		base := rng.Uint64()
+		fps = append(fps, base)
+		for range 3 {
+			v := base
+			for range rng.IntN(10) {
+				v ^= 1 << rng.IntN(64)
+			}
+			fps = append(fps, v)
+		}
+	}
+	for k := 0; k <= MaxK; k++ {
+		layout, err := PlanLayout(k, len(fps), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := NewIndex(fps, layout)
+		for q := 0; q < len(fps); q += 7 {
+			var got, want []int
+			ix.Query(fps[q], func(id, d int) {
+				if d != bits.OnesCount64(fps[id]^fps[q]) {
+					t.Fatalf("wrong distance")
+				}
+				got = append(got, id)
+			})
+			for id, fp := range fps {
+				if bits.OnesCount64(fp^fps[q]) <= k {
+					want = append(want, id)
+				}
+			}
+			sort.Ints(got)
+			if len(got) != len(want) {
+				t.Fatalf("k=%d %v: query %d found %d, want %d", k, layout, q, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("k=%d: ids differ", k)
+				}
+			}
+		}
+	}
+}
+
+func TestSimHashProperties(t *testing.T) {
+	n := mustNormalizer(t, Options{Shingles: []int{3, 5}})
+	if _, ok := SimHash(n.Features("")); ok {
+		t.Error("empty text has a fingerprint")
+	}
+	zh := "本周六，海滨小城南湾举办了首届风筝节，来自全国各地的两百多支队伍参加了比赛。"
+	fp, ok := SimHash(n.Features(zh))
+	if !ok || fp == ^uint64(0) || fp == 0 {
+		t.Errorf("Chinese text fingerprint %x ok=%v", fp, ok)
+	}
+	a := strings.Repeat("The harbour town switched on its first tidal power station on Monday after a decade of planning. ", 3)
+	b := strings.Replace(a, "Monday", "Tuesday", 1)
+	c := "A completely different text about the growing of winter squash on an allotment near the river in autumn."
+	fa, _ := SimHash(n.Features(a))
+	fb, _ := SimHash(n.Features(b))
+	fc, _ := SimHash(n.Features(c))
+	if Distance(fa, fb) >= Distance(fa, fc) {
+		t.Errorf("near copy at %d bits, unrelated text at %d", Distance(fa, fb), Distance(fa, fc))
+	}
+}
+
+// TestSimHashBitBalance checks, on real texts (the gold texts of the
+// extraction sets), that every bit is set in about half of the
+// fingerprints: seed 004's summed word hashes left the high bits at zero.
+func TestSimHashBitBalance(t *testing.T) {
+	data := shareddata.Require(t)
+	var files []string
+	for _, set := range []string{"daniel-ru", "daniel-zh", "cleaneval-zh"} {
+		fs, _ := filepath.Glob(filepath.Join(data, "extract", set, "gold", "*.txt"))
+		files = append(files, fs...)
+	}
+	if len(files) < 400 {
+		t.Fatalf("only %d gold texts", len(files))
+	}
+	n := mustNormalizer(t, Options{Shingles: []int{3, 5}})
+	var count [64]int
+	docs := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fp, ok := SimHash(n.Features(string(b)))
+		if !ok {
+			continue
+		}
+		docs++
+		for i := range 64 {
+			if fp&(1<<i) != 0 {
+				count[i]++
+			}
+		}
+	}
+	// Five standard deviations of a fair coin over this many documents.
+	slack := 5 * math.Sqrt(0.25/float64(docs))
+	for i, c := range count {
+		if share := float64(c) / float64(docs); math.Abs(share-0.5) > slack {
+			t.Errorf("bit %d set in %.3f of %d fingerprints", i, share, docs)
+		}
+	}
+}
+
+func FuzzSimhash(f *testing.F) {
+	f.Add("The tide rises and falls twice a day.", "The tide rises and falls twice a night.")
+	f.Add("", "本周六，海滨小城")
+	n := mustNormalizer(f, Options{Shingles: []int{1, 3}})
+	layout, _ := PlanLayout(3, 2, 0)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		fa, _ := SimHash(n.Features(a))
+		fb, _ := SimHash(n.Features(b))
+		if Distance(fa, fa) != 0 || Distance(fa, fb) != Distance(fb, fa) {
+			t.Fatal("distance is not a metric")
+		}
+		ix := NewIndex([]uint64{fa, fb}, layout)
+		found := false
+		ix.Query(fa, func(id, d int) { found = found || id == 0 && d == 0 })
+		if !found {
+			t.Fatal("a fingerprint does not find itself")
+		}
+	})
+}
