@@ -1,0 +1,262 @@
+package dedup
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// Method is how candidate pairs are found.
+type Method uint8
+
+const (
+	MethodSimHash Method = iota // Hamming distance <= K in the permuted tables
+	MethodMinHash               // a shared LSH band
+)
+
+// Measure is how a candidate pair is verified.
+type Measure uint8
+
+const (
+	MeasureJaccard     Measure = iota // |A∩B| / |A∪B| of the shingle sets
+	MeasureContainment                // the larger of |A∩B|/|A| and |A∩B|/|B|
+	MeasureCosine                     // cosine of the shingle profiles (seed 002)
+)
+
+// ParseMethod and ParseMeasure read the command-line names.
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "simhash":
+		return MethodSimHash, nil
+	case "minhash":
+		return MethodMinHash, nil
+	}
+	return 0, fmt.Errorf("dedup: unknown method %q (want simhash or minhash)", s)
+}
+
+// ParseMeasure reads jaccard, containment or cosine.
+func ParseMeasure(s string) (Measure, error) {
+	switch s {
+	case "jaccard":
+		return MeasureJaccard, nil
+	case "containment":
+		return MeasureContainment, nil
+	case "cosine":
+		return MeasureCosine, nil
+	}
+	return 0, fmt.Errorf("dedup: unknown measure %q (want jaccard, containment or cosine)", s)
+}
+
+// Similarity verifies a pair with the measure.
+func (m Measure) Similarity(a, b []Feature) float64 {
+	switch m {
+	case MeasureContainment:
+		return max(Containment(a, b), Containment(b, a))
+	case MeasureCosine:
+		return Cosine(a, b)
+	}
+	return Jaccard(a, b)
+}
+
+// Doc is one text to deduplicate, with what canonical choice needs.
+type Doc struct {
+	URL              string
+	FetchedAt        time.Time // zero when unknown: ranks after every known time
+	Score            float64   // popularity; higher wins
+	BoilerplateRatio float64   // lower wins
+	TextLen          int       // longer wins
+	Features         []Feature // from Normalizer.Features
+}
+
+// Config configures Cluster. The zero value clusters with SimHash at k=3
+// and verifies Jaccard >= 0.8.
+type Config struct {
+	Method    Method
+	K         int     // SimHash distance; 0 means 3
+	NumPerm   int     // MinHash signature length; 0 means 128
+	Threshold float64 // verification threshold; 0 means 0.8
+	Measure   Measure
+	Seed      uint64 // MinHash seed
+	// FalsePositiveWeight is the weight of false positives against false
+	// negatives (1 - FalsePositiveWeight) when choosing LSH bands. Every
+	// candidate is verified, so a false positive costs one comparison and a
+	// false negative a missed duplicate. 0 means 0.01.
+	FalsePositiveWeight float64
+}
+
+func (c *Config) ensureDefaults() {
+	if c.K == 0 {
+		c.K = 3
+	}
+	if c.NumPerm == 0 {
+		c.NumPerm = 128
+	}
+	if c.Threshold == 0 {
+		c.Threshold = 0.8
+	}
+	if c.FalsePositiveWeight == 0 {
+		c.FalsePositiveWeight = 0.01
+	}
+}
+
+// Result says, for every document, its cluster and whether it is the
+// cluster's canonical page.
+type Result struct {
+	Centre      []int    // index of the cluster's canonical document, per document
+	ClusterID   []string // deterministic cluster id, per document
+	SimHash     []uint64 // fingerprint per document
+	HasSimHash  []bool   // false for an empty text
+	Layout      Layout   // the SimHash tables used (MethodSimHash)
+	Bands       Bands    // the LSH banding used (MethodMinHash)
+	Candidates  int      // candidate pairs examined
+	Verified    int      // pairs that passed verification
+	Clusters    int      // clusters, singletons included
+	Duplicates  int      // documents that are not canonical
+	LargestSize int
+}
+
+// ErrConfig is wrapped by Cluster's configuration errors.
+var ErrConfig = errors.New("dedup: bad configuration")
+
+// Cluster groups near-duplicate documents so that no cluster chains: the
+// documents are taken in canonical order (earliest fetch, then highest
+// score, then least boilerplate, then longest text, then URL, then input
+// order), each one not yet placed becomes a centre, and its cluster is
+// every unplaced candidate whose verified similarity to the centre itself
+// reaches the threshold. A loose threshold cannot make one cluster swallow
+// everything (seed 002), since membership never passes through another
+// member.
+func Cluster(docs []Doc, cfg Config) (*Result, error) {
+	cfg.ensureDefaults()
+	if cfg.Threshold < 0 || cfg.Threshold > 1 {
+		return nil, fmt.Errorf("%w: threshold %v not in [0,1]", ErrConfig, cfg.Threshold)
+	}
+	n := len(docs)
+	res := &Result{Centre: make([]int, n), ClusterID: make([]string, n), SimHash: make([]uint64, n), HasSimHash: make([]bool, n)}
+	for i, d := range docs {
+		res.SimHash[i], res.HasSimHash[i] = SimHash(d.Features)
+	}
+	candidates, err := candidateFinder(docs, res, cfg)
+	if err != nil {
+		return nil, err
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return canonicalBefore(&docs[order[a]], &docs[order[b]]) })
+	placed := make([]bool, n)
+	size := make(map[int]int)
+	for _, c := range order {
+		if placed[c] {
+			continue
+		}
+		placed[c] = true
+		res.Centre[c] = c
+		res.Clusters++
+		size[c] = 1
+		for _, j := range candidates(c) {
+			if placed[j] || j == c {
+				continue
+			}
+			res.Candidates++
+			if cfg.Measure.Similarity(docs[c].Features, docs[j].Features) >= cfg.Threshold {
+				res.Verified++
+				placed[j] = true
+				res.Centre[j] = c
+				res.Duplicates++
+				size[c]++
+			}
+		}
+	}
+	for i := range docs {
+		c := res.Centre[i]
+		res.ClusterID[i] = "c" + FormatFingerprint(xxhash.Sum64String(docs[c].URL)^uint64(c)*0x9e3779b97f4a7c15)
+		res.LargestSize = max(res.LargestSize, size[c])
+	}
+	return res, nil
+}
+
+// candidateFinder prepares the chosen method's index and returns a
+// function that lists the candidates of a document (in increasing order).
+func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, error) {
+	switch cfg.Method {
+	case MethodSimHash:
+		layout, err := PlanLayout(cfg.K, len(docs), 0)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		}
+		res.Layout = layout
+		ix := NewIndex(res.SimHash, layout)
+		return func(i int) []int {
+			if !res.HasSimHash[i] {
+				return nil
+			}
+			var out []int
+			ix.Query(res.SimHash[i], func(id, _ int) {
+				if res.HasSimHash[id] {
+					out = append(out, id)
+				}
+			})
+			sort.Ints(out)
+			return out
+		}, nil
+	case MethodMinHash:
+		mh := NewMinHasher(cfg.NumPerm, cfg.Seed)
+		bands := ChooseBands(cfg.Threshold, cfg.NumPerm, cfg.FalsePositiveWeight, 1-cfg.FalsePositiveWeight)
+		res.Bands = bands
+		keys := make([][]uint64, len(docs))
+		buckets := make([]map[uint64][]int, bands.B)
+		for b := range buckets {
+			buckets[b] = make(map[uint64][]int)
+		}
+		for i, d := range docs {
+			sig := mh.Signature(d.Features)
+			if sig == nil {
+				continue
+			}
+			keys[i] = bands.bandKeys(sig)
+			for b, k := range keys[i] {
+				buckets[b][k] = append(buckets[b][k], i)
+			}
+		}
+		return func(i int) []int {
+			seen := make(map[int]bool)
+			var out []int
+			for b, k := range keys[i] {
+				for _, j := range buckets[b][k] {
+					if !seen[j] {
+						seen[j] = true
+						out = append(out, j)
+					}
+				}
+			}
+			sort.Ints(out)
+			return out
+		}, nil
+	}
+	return nil, fmt.Errorf("%w: unknown method %d", ErrConfig, cfg.Method)
+}
+
+// canonicalBefore orders documents for canonical choice (seed 000): the
+// earliest fetch, then the highest score, then the least boilerplate, then
+// the longest text, then the URL.
+func canonicalBefore(a, b *Doc) bool {
+	switch {
+	case !a.FetchedAt.Equal(b.FetchedAt):
+		if a.FetchedAt.IsZero() || b.FetchedAt.IsZero() {
+			return !a.FetchedAt.IsZero()
+		}
+		return a.FetchedAt.Before(b.FetchedAt)
+	case a.Score != b.Score:
+		return a.Score > b.Score
+	case a.BoilerplateRatio != b.BoilerplateRatio:
+		return a.BoilerplateRatio < b.BoilerplateRatio
+	case a.TextLen != b.TextLen:
+		return a.TextLen > b.TextLen
+	}
+	return a.URL < b.URL
+}
