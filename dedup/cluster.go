@@ -26,6 +26,25 @@ const (
 	MeasureCosine                     // cosine of the shingle profiles (seed 002)
 )
 
+// String is the command-line name of the method.
+func (m Method) String() string {
+	if m == MethodMinHash {
+		return "minhash"
+	}
+	return "simhash"
+}
+
+// String is the command-line name of the measure.
+func (m Measure) String() string {
+	switch m {
+	case MeasureContainment:
+		return "containment"
+	case MeasureCosine:
+		return "cosine"
+	}
+	return "jaccard"
+}
+
 // ParseMethod and ParseMeasure read the command-line names.
 func ParseMethod(s string) (Method, error) {
 	switch s {
@@ -80,6 +99,9 @@ type Config struct {
 	Threshold float64 // verification threshold; 0 means 0.8
 	Measure   Measure
 	Seed      uint64 // MinHash seed
+	// NoVerify counts every candidate as a duplicate without verification:
+	// plain SimHash clusters, as seed 004 draws its histograms.
+	NoVerify bool
 	// FalsePositiveWeight is the weight of false positives against false
 	// negatives (1 - FalsePositiveWeight) when choosing LSH bands. Every
 	// candidate is verified, so a false positive costs one comparison and a
@@ -163,7 +185,7 @@ func Cluster(docs []Doc, cfg Config) (*Result, error) {
 				continue
 			}
 			res.Candidates++
-			if cfg.Measure.Similarity(docs[c].Features, docs[j].Features) >= cfg.Threshold {
+			if cfg.NoVerify || cfg.Measure.Similarity(docs[c].Features, docs[j].Features) >= cfg.Threshold {
 				res.Verified++
 				placed[j] = true
 				res.Centre[j] = c

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnow-go/winnow/dedup"
+)
+
+type dedupFlags struct {
+	out, report, redirects string
+	method, measure        string
+	threshold              float64
+	k, numPerm             int
+	shingles               []int
+	numbers                string
+	minWordLen             int
+	dropDuplicates         bool
+}
+
+func newDedupCmd() *cobra.Command {
+	var f dedupFlags
+	cmd := &cobra.Command{
+		Use:   "dedup IN.jsonl --out OUT.jsonl",
+		Short: "Mark near-duplicate records: simhash, cluster, canonical, duplicate_of",
+		Long: `Reads JSONL records with "url" and "text" (winnow run's records, or any
+JSONL; optional "fetched_at", "score", "boilerplate_ratio" steer the
+canonical choice) and writes them back, in input order, with "simhash",
+"cluster", "canonical" and "duplicate_of". Duplicates are marked, never
+dropped, unless --drop-duplicates. Other fields pass through unchanged.
+
+Candidates come from SimHash (Hamming distance <= --k in permuted tables)
+or MinHash (LSH bands chosen from --threshold); every candidate is verified
+with --measure >= --threshold against its cluster's centre, so clusters do
+not chain. The chosen table layout or banding is printed on stderr.`,
+		Example: `  winnow dedup pages.jsonl --out marked.jsonl --report clusters.html
+  winnow dedup pages.jsonl --out marked.jsonl --method minhash --threshold 0.8 --redirects redirects.tsv`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDedup(args[0], f, cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.out, "out", "", "output JSONL file, or - for standard output (required)")
+	fl.StringVar(&f.method, "method", "simhash", "candidate search: simhash or minhash")
+	fl.StringVar(&f.measure, "measure", "jaccard", "verification: jaccard, containment or cosine")
+	fl.Float64Var(&f.threshold, "threshold", 0.8, "verified similarity that makes a duplicate")
+	fl.IntVar(&f.k, "k", 3, "SimHash Hamming distance for candidates (0-8)")
+	fl.IntVar(&f.numPerm, "num-perm", 128, "MinHash signature length")
+	fl.IntSliceVar(&f.shingles, "shingles", []int{3}, "word shingle sizes (e.g. 3,5)")
+	fl.StringVar(&f.numbers, "numbers", "keep", "numbers: keep, drop or mask")
+	fl.IntVar(&f.minWordLen, "min-word-len", 0, "drop words shorter than this")
+	fl.BoolVar(&f.dropDuplicates, "drop-duplicates", false, "write only canonical records")
+	fl.StringVar(&f.report, "report", "", "write an HTML report of the clusters to this file")
+	fl.StringVar(&f.redirects, "redirects", "", "write a redirect map (duplicate URL <TAB> canonical URL) to this file")
+	return cmd
+}
+
+// dedupRecord is the part of an input record dedup reads.
+type dedupRecord struct {
+	URL              string   `json:"url"`
+	Text             string   `json:"text"`
+	FetchedAt        *string  `json:"fetched_at"`
+	Score            *float64 `json:"score"`
+	BoilerplateRatio *float64 `json:"boilerplate_ratio"`
+}
+
+func runDedup(in string, f dedupFlags, stderr io.Writer) error {
+	if f.out == "" {
+		return usagef("dedup: --out is required")
+	}
+	method, err := dedup.ParseMethod(f.method)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	measure, err := dedup.ParseMeasure(f.measure)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	opts := dedup.Options{Shingles: f.shingles, MinWordLen: f.minWordLen}
+	switch f.numbers {
+	case "keep":
+	case "drop":
+		opts.Numbers = dedup.DropNumbers
+	case "mask":
+		opts.Numbers = dedup.MaskNumbers
+	default:
+		return usagef("--numbers %q: want keep, drop or mask", f.numbers)
+	}
+	norm, err := dedup.NewNormalizer(opts)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	raws, docs, err := readDedupInput(in, norm)
+	if err != nil {
+		return err
+	}
+	res, err := dedup.Cluster(docs, dedup.Config{Method: method, K: f.k, NumPerm: f.numPerm, Threshold: f.threshold, Measure: measure})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if method == dedup.MethodSimHash {
+		fmt.Fprintf(stderr, "simhash tables: %v\n", res.Layout)
+	} else {
+		fmt.Fprintf(stderr, "minhash LSH: %v\n", res.Bands)
+	}
+	fmt.Fprintf(stderr, "%d records, %d clusters, %d duplicates (largest cluster %d); %d candidates verified, %d passed\n",
+		len(docs), res.Clusters, res.Duplicates, res.LargestSize, res.Candidates, res.Verified)
+	if err := writeDedupOutput(f.out, raws, docs, res, f.dropDuplicates); err != nil {
+		return err
+	}
+	if f.redirects != "" {
+		if err := writeRedirects(f.redirects, docs, res); err != nil {
+			return err
+		}
+	}
+	if f.report != "" {
+		snippet := func(i int) string {
+			var t string
+			json.Unmarshal(raws[i]["text"], &t)
+			if r := []rune(t); len(r) > 300 {
+				t = string(r[:300]) + "…"
+			}
+			return t
+		}
+		if err := writeDedupReport(f.report, docs, snippet, res, method, measure, f.threshold); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readDedupInput(path string, norm *dedup.Normalizer) ([]map[string]json.RawMessage, []dedup.Doc, error) {
+	var r io.Reader
+	if path == "-" {
+		r = os.Stdin
+	} else {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer fh.Close()
+		r = fh
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	var raws []map[string]json.RawMessage
+	var docs []dedup.Doc
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var raw map[string]json.RawMessage
+		var rec dedupRecord
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		d := dedup.Doc{URL: rec.URL, TextLen: len(rec.Text), Features: norm.Features(rec.Text)}
+		if rec.FetchedAt != nil {
+			if t, err := time.Parse(time.RFC3339, *rec.FetchedAt); err == nil {
+				d.FetchedAt = t
+			}
+		}
+		if rec.Score != nil {
+			d.Score = *rec.Score
+		}
+		if rec.BoilerplateRatio != nil {
+			d.BoilerplateRatio = *rec.BoilerplateRatio
+		}
+		raws = append(raws, raw)
+		docs = append(docs, d)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return raws, docs, nil
+}
+
+func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []dedup.Doc, res *dedup.Result, drop bool) error {
+	w, closeFn, err := createOut(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i, raw := range raws {
+		canonical := res.Centre[i] == i
+		if drop && !canonical {
+			continue
+		}
+		if res.HasSimHash[i] {
+			raw["simhash"] = jsonString(dedup.FormatFingerprint(res.SimHash[i]))
+		} else {
+			raw["simhash"] = json.RawMessage("null")
+		}
+		raw["cluster"] = jsonString(res.ClusterID[i])
+		raw["canonical"] = json.RawMessage(strconv.FormatBool(canonical))
+		if canonical {
+			delete(raw, "duplicate_of")
+		} else {
+			raw["duplicate_of"] = jsonString(docs[res.Centre[i]].URL)
+		}
+		if err := enc.Encode(raw); err != nil {
+			return err
+		}
+	}
+	return closeFn()
+}
+
+func jsonString(s string) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return json.RawMessage(bytes.TrimRight(buf.Bytes(), "\n"))
+}
+
+// createOut opens a file for writing ("-" is standard output) behind a
+// buffer; the returned function flushes and closes it.
+func createOut(path string) (io.Writer, func() error, error) {
+	if path == "-" {
+		bw := bufio.NewWriter(os.Stdout)
+		return bw, bw.Flush, nil
+	}
+	fh, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	bw := bufio.NewWriter(fh)
+	return bw, func() error {
+		if err := bw.Flush(); err != nil {
+			fh.Close()
+			return err
+		}
+		return fh.Close()
+	}, nil
+}
+
+func writeRedirects(path string, docs []dedup.Doc, res *dedup.Result) error {
+	w, closeFn, err := createOut(path)
+	if err != nil {
+		return err
+	}
+	for i, d := range docs {
+		if c := res.Centre[i]; c != i && d.URL != docs[c].URL {
+			fmt.Fprintf(w, "%s\t%s\n", strings.ReplaceAll(d.URL, "\t", " "), strings.ReplaceAll(docs[c].URL, "\t", " "))
+		}
+	}
+	return closeFn()
+}
