@@ -202,6 +202,52 @@ func Cluster(docs []Doc, cfg Config) (*Result, error) {
 	return res, nil
 }
 
+// Pair is a verified near-duplicate pair, I < J, with its similarity.
+type Pair struct {
+	I, J       int
+	Similarity float64
+}
+
+// PairStats counts the work of FindPairs.
+type PairStats struct {
+	Candidates int // candidate pairs examined
+	Verified   int // pairs that passed
+	Layout     Layout
+	Bands      Bands
+}
+
+// FindPairs returns every candidate pair that passes verification (or
+// every candidate pair, with NoVerify), sorted by I then J. It is what
+// Cluster clusters, without the clustering: evaluations measure recall
+// and precision on it.
+func FindPairs(docs []Doc, cfg Config) ([]Pair, PairStats, error) {
+	cfg.ensureDefaults()
+	res := &Result{SimHash: make([]uint64, len(docs)), HasSimHash: make([]bool, len(docs))}
+	for i, d := range docs {
+		res.SimHash[i], res.HasSimHash[i] = SimHash(d.Features)
+	}
+	candidates, err := candidateFinder(docs, res, cfg)
+	if err != nil {
+		return nil, PairStats{}, err
+	}
+	st := PairStats{Layout: res.Layout, Bands: res.Bands}
+	var pairs []Pair
+	for i := range docs {
+		for _, j := range candidates(i) {
+			if j <= i {
+				continue
+			}
+			st.Candidates++
+			sim := cfg.Measure.Similarity(docs[i].Features, docs[j].Features)
+			if cfg.NoVerify || sim >= cfg.Threshold {
+				st.Verified++
+				pairs = append(pairs, Pair{I: i, J: j, Similarity: sim})
+			}
+		}
+	}
+	return pairs, st, nil
+}
+
 // candidateFinder prepares the chosen method's index and returns a
 // function that lists the candidates of a document (in increasing order).
 func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, error) {

@@ -31,7 +31,7 @@ func newEvalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "Measure winnow on the evaluation data in ../shared/data",
 	}
-	cmd.AddCommand(newEvalExtractCmd())
+	cmd.AddCommand(newEvalExtractCmd(), newEvalDedupCmd())
 	return cmd
 }
 

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnow-go/winnow/dedup"
+	"github.com/winnow-go/winnow/evaluate"
+)
+
+type evalDedupFlags struct {
+	data  string
+	json  bool
+	seed  uint64
+	level float64
+	save  string
+}
+
+func newEvalDedupCmd() *cobra.Command {
+	var f evalDedupFlags
+	cmd := &cobra.Command{
+		Use:   "dedup <clough-stevenson|generated|FILE.jsonl>",
+		Short: "Compare near-duplicate methods: recall, precision, F1, time",
+		Long: `clough-stevenson: per class (cut, light, heavy, non) the share of answers
+each method finds as reuse of their source, at one threshold per method.
+
+generated: a seeded collection built from the gold texts of ../shared/data
+(edited copies spread over Jaccard 0.6 to 1.0, a tenth of the texts with 1
+to 5 copies); FILE.jsonl: any records with "url" and "text". For both the
+gold is every pair whose exact Jaccard of 3-word shingles reaches --level
+(seed 000's "ideal answer", by comparing all pairs), and each method is
+scored on pairs and on URLs (documents with a duplicate), with its time.
+With --json the last line is {"dataset","methods":{...}}.`,
+		Example: `  winnow eval dedup clough-stevenson
+  winnow eval dedup generated --level 0.9 --save /tmp/generated.jsonl
+  winnow eval dedup crawl.jsonl --json`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEvalDedup(cmd.OutOrStdout(), args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.data, "data", "", "shared data folder (default: $WINNOW_DATA or ../shared/data)")
+	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object on the last line")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the generated collection")
+	fl.Float64Var(&f.level, "level", 0.8, "Jaccard of 3-word shingles from which a pair is a duplicate")
+	fl.StringVar(&f.save, "save", "", "write the generated collection as JSONL to this file")
+	return cmd
+}
+
+func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
+	norm, err := dedup.NewNormalizer(dedup.Options{})
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	var scores map[string]evaluate.DedupScore
+	dataset := what
+	switch what {
+	case "clough-stevenson":
+		dir, err := dataDir(f.data)
+		if err != nil {
+			return err
+		}
+		docs, err := evaluate.LoadCloughStevenson(dir)
+		if err != nil {
+			return err
+		}
+		// Answers are much shorter than their sources: containment is the
+		// measure (data README); candidates come from each method.
+		const t = 0.15
+		methods := []evaluate.DedupMethod{
+			{Name: "minhash", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: t, Measure: dedup.MeasureContainment}},
+			{Name: "simhash-k8", Config: dedup.Config{Method: dedup.MethodSimHash, K: 8, Threshold: t, Measure: dedup.MeasureContainment}},
+		}
+		scores, err = evaluate.ScoreCloughStevenson(docs, norm, methods)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(bw, "%-12s %9s %6s %6s %6s %6s   %5s %5s %5s   %s\n", "method", "threshold", "cut", "light", "heavy", "non", "P", "R", "F1", "seconds")
+		for _, name := range sortedKeys(scores) {
+			s := scores[name]
+			fmt.Fprintf(bw, "%-12s %9.2f %6.3f %6.3f %6.3f %6.3f   %.3f %.3f %.3f   %.3f\n", name, s.Threshold,
+				s.Classes["cut"], s.Classes["light"], s.Classes["heavy"], s.Classes["non"], s.Precision, s.Recall, s.F1, s.Seconds)
+		}
+	default:
+		var texts, urls []string
+		if what == "generated" {
+			dir, err := dataDir(f.data)
+			if err != nil {
+				return err
+			}
+			base, err := evaluate.GoldTexts(dir)
+			if err != nil {
+				return err
+			}
+			for _, d := range evaluate.Generate(base, f.seed) {
+				texts, urls = append(texts, d.Text), append(urls, d.URL)
+			}
+			if f.save != "" {
+				if err := saveCollection(f.save, urls, texts); err != nil {
+					return err
+				}
+			}
+		} else {
+			if texts, urls, err = readTexts(what); err != nil {
+				return err
+			}
+		}
+		docs := make([]dedup.Doc, len(texts))
+		feats := make([][]dedup.Feature, len(texts))
+		for i, t := range texts {
+			feats[i] = norm.Features(t)
+			docs[i] = dedup.Doc{URL: urls[i], TextLen: len(t), Features: feats[i]}
+		}
+		gold := evaluate.ExhaustivePairs(feats, f.level)
+		var methods []evaluate.DedupMethod
+		methods = append(methods, evaluate.DedupMethod{Name: "minhash", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: f.level}})
+		for _, k := range []int{3, 4, 6, 8} {
+			methods = append(methods, evaluate.DedupMethod{Name: fmt.Sprintf("simhash-k%d", k), Config: dedup.Config{Method: dedup.MethodSimHash, K: k, Threshold: f.level}})
+		}
+		scores, err = evaluate.RunDedup(docs, gold, methods)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(bw, "%d documents, %d gold pairs at Jaccard >= %.2f of 3-word shingles\n", len(docs), len(gold), f.level)
+		fmt.Fprintf(bw, "%-12s %9s %6s %6s %6s %7s %7s %10s %8s\n", "method", "threshold", "P", "R", "F1", "url-P", "url-R", "candidates", "seconds")
+		for _, name := range sortedKeys(scores) {
+			s := scores[name]
+			fmt.Fprintf(bw, "%-12s %9.2f %6.3f %6.3f %6.3f %7.3f %7.3f %10d %8.3f\n", name, s.Threshold, s.Precision, s.Recall, s.F1, s.URLPrecision, s.URLRecall, s.Candidates, s.Seconds)
+		}
+	}
+	if f.json {
+		b, err := json.Marshal(struct {
+			Dataset string                         `json:"dataset"`
+			Methods map[string]evaluate.DedupScore `json:"methods"`
+		}{dataset, scores})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(bw, string(b))
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func readTexts(path string) (texts, urls []string, err error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var rec struct{ URL, Text string }
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		texts, urls = append(texts, rec.Text), append(urls, rec.URL)
+	}
+	return texts, urls, sc.Err()
+}
+
+func saveCollection(path string, urls, texts []string) error {
+	w, closeFn, err := createOut(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range urls {
+		if err := enc.Encode(struct {
+			URL  string `json:"url"`
+			Text string `json:"text"`
+		}{urls[i], texts[i]}); err != nil {
+			return err
+		}
+	}
+	return closeFn()
+}
