@@ -87,7 +87,25 @@ type Doc struct {
 	Score            float64   // popularity; higher wins
 	BoilerplateRatio float64   // lower wins
 	TextLen          int       // longer wins
-	Features         []Feature // from Normalizer.Features
+	Features         []Feature // from Normalizer.Features; verification compares these
+	// Fingerprint is the document's SimHash when HasFingerprint is set
+	// (it may come from other features than Features, e.g. a mixture of
+	// shingle sizes); otherwise SimHash(Features) is used.
+	Fingerprint    uint64
+	HasFingerprint bool
+}
+
+// fingerprints returns every document's SimHash.
+func fingerprints(docs []Doc) ([]uint64, []bool) {
+	fps, ok := make([]uint64, len(docs)), make([]bool, len(docs))
+	for i, d := range docs {
+		if d.HasFingerprint {
+			fps[i], ok[i] = d.Fingerprint, true
+		} else {
+			fps[i], ok[i] = SimHash(d.Features)
+		}
+	}
+	return fps, ok
 }
 
 // Config configures Cluster. The zero value clusters with SimHash at k=3
@@ -157,10 +175,8 @@ func Cluster(docs []Doc, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("%w: threshold %v not in [0,1]", ErrConfig, cfg.Threshold)
 	}
 	n := len(docs)
-	res := &Result{Centre: make([]int, n), ClusterID: make([]string, n), SimHash: make([]uint64, n), HasSimHash: make([]bool, n)}
-	for i, d := range docs {
-		res.SimHash[i], res.HasSimHash[i] = SimHash(d.Features)
-	}
+	res := &Result{Centre: make([]int, n), ClusterID: make([]string, n)}
+	res.SimHash, res.HasSimHash = fingerprints(docs)
 	candidates, err := candidateFinder(docs, res, cfg)
 	if err != nil {
 		return nil, err
@@ -222,10 +238,8 @@ type PairStats struct {
 // and precision on it.
 func FindPairs(docs []Doc, cfg Config) ([]Pair, PairStats, error) {
 	cfg.ensureDefaults()
-	res := &Result{SimHash: make([]uint64, len(docs)), HasSimHash: make([]bool, len(docs))}
-	for i, d := range docs {
-		res.SimHash[i], res.HasSimHash[i] = SimHash(d.Features)
-	}
+	res := &Result{}
+	res.SimHash, res.HasSimHash = fingerprints(docs)
 	candidates, err := candidateFinder(docs, res, cfg)
 	if err != nil {
 		return nil, PairStats{}, err

@@ -3,6 +3,8 @@ package dedup
 import (
 	"errors"
 	"fmt"
+	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -113,18 +115,29 @@ func isIdeo(r rune) bool {
 // digits (punctuation, symbols and pseudo-graphics separate them), each
 // CJK character alone, numbers as the policy says, short words dropped.
 func (n *Normalizer) Tokens(text string) []string {
-	text = norm.NFKC.String(text)
-	if !n.opts.KeepCase {
-		text = strings.ToLower(text)
-	}
 	var toks []string
+	n.scan(text, func(tok string) { toks = append(toks, tok) })
+	return toks
+}
+
+// scan calls fn for every token of the normalised text, in order. The
+// tokens are substrings of one normalised string: no per-token allocation.
+func (n *Normalizer) scan(text string, fn func(tok string)) {
+	if !nfkcStable(text) {
+		text = norm.NFKC.String(text)
+	}
 	start := -1
 	digits := true
+	upper := false // the current token has an upper-case letter
 	emit := func(end int) {
 		tok := text[start:end]
 		start = -1
 		isNum := digits
 		digits = true
+		if upper && !n.opts.KeepCase {
+			tok = strings.ToLower(tok) // only the tokens that need it
+		}
+		upper = false
 		if isNum {
 			switch n.opts.Numbers {
 			case DropNumbers:
@@ -135,15 +148,39 @@ func (n *Normalizer) Tokens(text string) []string {
 		} else if n.opts.MinWordLen > 0 && utf8.RuneCountInString(tok) < n.opts.MinWordLen {
 			return
 		}
-		toks = append(toks, tok)
+		fn(tok)
 	}
-	for i, r := range text {
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
 		switch {
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
+			if start < 0 {
+				start = i
+			}
+			digits = false
+			upper = upper || r <= 'Z'
+		case r >= '0' && r <= '9':
+			if start < 0 {
+				start = i
+			}
+		case r < utf8.RuneSelf:
+			if start >= 0 {
+				emit(i)
+			}
+		case r >= 0x0410 && r <= 0x044F || r == 0x0401 || r == 0x0451: // А-я, Ё, ё
+			if start < 0 {
+				start = i
+			}
+			digits = false
+			upper = upper || r < 0x0430 || r == 0x0401
 		case isIdeo(r):
 			if start >= 0 {
 				emit(i)
 			}
-			toks = append(toks, string(r))
+			fn(text[i : i+size])
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
 			if start < 0 {
 				start = i
@@ -151,16 +188,58 @@ func (n *Normalizer) Tokens(text string) []string {
 			if !unicode.IsDigit(r) {
 				digits = false
 			}
+			upper = upper || unicode.IsUpper(r) || unicode.IsTitle(r)
 		default:
 			if start >= 0 {
 				emit(i)
 			}
 		}
+		i += size
 	}
 	if start >= 0 {
 		emit(len(text))
 	}
-	return toks
+}
+
+// nfkcStable reports, cheaply, that NFKC cannot change the tokens of
+// text: every rune is in a range that NFKC leaves alone (ASCII, Latin-1
+// and Latin Extended-A letters, basic Cyrillic, kana, unified ideographs,
+// Hangul syllables) or is punctuation that stays punctuation (CJK and
+// full-width punctuation, dashes and quotes), which separates tokens
+// either way. Anything else goes through norm.NFKC.
+func nfkcStable(text string) bool {
+	for _, r := range text {
+		switch {
+		case r < 0x80,
+			r == 0xA0, r == 0xA7, r == 0xA9, r == 0xAB, r == 0xAE, r == 0xB0, r == 0xB1,
+			r == 0xB6, r == 0xB7, r == 0xBB,
+			r >= 0xC0 && r <= 0xFF,
+			r >= 0x100 && r <= 0x17E && r != 0x132 && r != 0x133 && r != 0x13F && r != 0x140 && r != 0x149,
+			r >= 0x0400 && r <= 0x04FF,
+			r >= 0x2010 && r <= 0x2016, r >= 0x2018 && r <= 0x2023,
+			r >= 0x3000 && r <= 0x3035, r >= 0x3041 && r <= 0x309A, r >= 0x309D && r <= 0x309E, r >= 0x30A0 && r <= 0x30FE,
+			r >= 0x4E00 && r <= 0x9FFF,
+			r >= 0xAC00 && r <= 0xD7A3,
+			r >= 0xFF01 && r <= 0xFF0F, r >= 0xFF1A && r <= 0xFF20,
+			r >= 0xFF3B && r <= 0xFF40, r >= 0xFF5B && r <= 0xFF65:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// tokenHash hashes a token; tokens of up to 8 bytes (most words, every CJK
+// character) are packed into a word and mixed, longer ones go to xxhash.
+func tokenHash(tok string) uint64 {
+	if len(tok) > 8 {
+		return xxhash.Sum64String(tok)
+	}
+	var v uint64
+	for i := 0; i < len(tok); i++ {
+		v |= uint64(tok[i]) << (8 * i)
+	}
+	return mix64(v ^ uint64(len(tok))<<60 ^ 0x6a09e667f3bcc908)
 }
 
 // Feature is a hashed shingle with its weight (its count in the text, or
@@ -174,62 +253,89 @@ type Feature struct {
 // weights, sorted by hash. A text too short for the smallest shingle size
 // yields one feature of all its tokens; an empty text yields none.
 func (n *Normalizer) Features(text string) []Feature {
-	toks := n.Tokens(text)
-	counts := make(map[uint64]float64)
-	if n.opts.Spaces == RemoveSpaces {
-		n.charGrams(strings.Join(toks, ""), counts)
-	} else {
-		n.wordShingles(toks, counts)
+	hashes := n.shingleHashes(text)
+	// Sorting and counting runs is faster than a map for the sizes of
+	// texts, and gives the features in hash order at once.
+	slices.Sort(hashes)
+	feats := make([]Feature, 0, len(hashes))
+	for _, h := range hashes {
+		if k := len(feats) - 1; k >= 0 && feats[k].Hash == h {
+			feats[k].Weight++
+			continue
+		}
+		feats = append(feats, Feature{Hash: h, Weight: 1})
 	}
-	feats := make([]Feature, 0, len(counts))
-	for h, w := range counts {
-		feats = append(feats, Feature{Hash: h, Weight: w})
-	}
-	sort.Slice(feats, func(i, j int) bool { return feats[i].Hash < feats[j].Hash })
 	return feats
 }
 
-func (n *Normalizer) wordShingles(toks []string, counts map[uint64]float64) {
-	if len(toks) == 0 {
-		return
+// Fingerprint is SimHash(Features(text)) without building the sorted
+// feature set: each shingle's hash is added to the bit counts as often as
+// it occurs, which gives the same fingerprint.
+func (n *Normalizer) Fingerprint(text string) (uint64, bool) {
+	hashes := n.shingleHashes(text)
+	if len(hashes) == 0 {
+		return 0, false
 	}
-	var d xxhash.Digest
+	return simhashHashes(hashes), true
+}
+
+// shingleHashes returns the hash of every shingle occurrence, unsorted.
+func (n *Normalizer) shingleHashes(text string) []uint64 {
+	if n.opts.Spaces == RemoveSpaces {
+		var sb strings.Builder
+		n.scan(text, func(tok string) { sb.WriteString(tok) })
+		return n.charGrams(sb.String())
+	}
+	toks := make([]uint64, 0, len(text)/4)
+	n.scan(text, func(tok string) { toks = append(toks, tokenHash(tok)) })
+	return n.wordShingles(toks)
+}
+
+// wordShingles combines the token hashes of every window of each shingle
+// size. The combination depends on the order of the tokens and on the
+// size, so shingles of different sizes do not collide by construction.
+func (n *Normalizer) wordShingles(toks []uint64) []uint64 {
+	if len(toks) == 0 {
+		return nil
+	}
+	out := make([]uint64, 0, len(toks)*len(n.opts.Shingles))
 	for _, size := range n.opts.Shingles {
 		if len(toks) < size {
 			if size == n.opts.Shingles[0] {
-				counts[hashTokens(&d, toks, size)]++
+				out = append(out, combine(toks, size))
 			}
 			continue
 		}
 		for i := 0; i+size <= len(toks); i++ {
-			counts[hashTokens(&d, toks[i:i+size], size)]++
+			out = append(out, combine(toks[i:i+size], size))
 		}
 	}
+	return out
 }
 
-// hashTokens hashes a shingle; the size is mixed in so that shingles of
-// different sizes never collide by construction.
-func hashTokens(d *xxhash.Digest, toks []string, size int) uint64 {
-	d.Reset()
-	d.Write([]byte{byte(size)})
-	for _, t := range toks {
-		d.WriteString(t)
-		d.Write([]byte{0})
+// combine hashes a window of token hashes: each token rotated by its
+// position, mixed with the window size, then finalised.
+func combine(toks []uint64, size int) uint64 {
+	h := uint64(size) * 0x9e3779b97f4a7c15
+	for i, t := range toks {
+		h ^= bits.RotateLeft64(t, 17*i)
+		h *= 0xff51afd7ed558ccd
 	}
-	return d.Sum64()
+	return mix64(h)
 }
 
-func (n *Normalizer) charGrams(s string, counts map[uint64]float64) {
+func (n *Normalizer) charGrams(s string) []uint64 {
 	runes := []rune(s)
 	g := n.opts.CharGram
 	if len(runes) == 0 {
-		return
+		return nil
 	}
 	if len(runes) < g {
-		counts[xxhash.Sum64String(s)]++
-		return
+		return []uint64{xxhash.Sum64String(s)}
 	}
+	out := make([]uint64, 0, len(runes)-g+1)
 	for i := 0; i+g <= len(runes); i++ {
-		counts[xxhash.Sum64String(string(runes[i:i+g]))]++
+		out = append(out, xxhash.Sum64String(string(runes[i:i+g])))
 	}
+	return out
 }

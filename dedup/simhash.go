@@ -18,11 +18,21 @@ func SimHash(feats []Feature) (fp uint64, ok bool) {
 	if len(feats) == 0 {
 		return 0, false
 	}
+	// Ties break without favouring 0 or 1, by the XOR of every occurrence
+	// of every hash (a feature of odd weight counts once).
+	var tie uint64
+	for _, f := range feats {
+		if w := int64(f.Weight); float64(w) == f.Weight && w%2 == 0 {
+			continue
+		}
+		tie ^= f.Hash
+	}
+	if integral(feats) {
+		return simhashCounts(feats, tie), true
+	}
 	var v [64]float64
-	var tie uint64 // breaks ties without favouring 0 or 1: the XOR of all hashes
 	for _, f := range feats {
 		h := f.Hash
-		tie ^= h
 		for i := range 64 {
 			if h&(1<<i) != 0 {
 				v[i] += f.Weight
@@ -37,6 +47,78 @@ func SimHash(feats []Feature) (fp uint64, ok bool) {
 		}
 	}
 	return fp, true
+}
+
+// integral reports whether every weight is a small whole number (the
+// shingle counts that Normalizer.Features gives).
+func integral(feats []Feature) bool {
+	for _, f := range feats {
+		if f.Weight != math.Trunc(f.Weight) || f.Weight < 0 || f.Weight > 1<<16 {
+			return false
+		}
+	}
+	return true
+}
+
+// simhashHashes is SimHash of hashes of weight one each (repeats count
+// again), with the same bit-sliced counters as simhashCounts.
+func simhashHashes(hashes []uint64) uint64 {
+	var planes [40]uint64
+	var tie uint64
+	for _, h := range hashes {
+		tie ^= h
+		carry := h
+		for p := 0; carry != 0; p++ {
+			c := planes[p] & carry
+			planes[p] ^= carry
+			carry = c
+		}
+	}
+	fp, _ := decideBits(&planes, len(hashes), tie)
+	return fp
+}
+
+// decideBits reads the 64 counts out of the bit planes: a bit is set when
+// more than half of total voted for it. It returns the fingerprint without
+// the tied bits and the mask of tied bits (those are then set from tie).
+func decideBits(planes *[40]uint64, total int, tie uint64) (fp, ties uint64) {
+	for i := range 64 {
+		ones := 0
+		for p := range planes {
+			ones |= int(planes[p]>>i&1) << p
+		}
+		zeros := total - ones
+		switch {
+		case ones > zeros:
+			fp |= 1 << i
+		case ones == zeros:
+			ties |= 1 << i
+		}
+	}
+	return fp | ties&tie, ties
+}
+
+// simhashCounts is SimHash for whole-number weights, 64 bits at a time:
+// the per-bit counts of set bits live in bit-sliced counters (plane p holds
+// bit p of all 64 counts), and adding a hash is a ripple-carry addition
+// that rarely goes past the first planes. It gives exactly the float
+// version's result.
+func simhashCounts(feats []Feature, tie uint64) uint64 {
+	var planes [40]uint64
+	total := 0
+	for _, f := range feats {
+		for range int(f.Weight) {
+			carry := f.Hash
+			for p := 0; carry != 0; p++ {
+				c := planes[p] & carry
+				planes[p] ^= carry
+				carry = c
+			}
+		}
+		total += int(f.Weight)
+	}
+	fp, _ := decideBits(&planes, total, tie)
+	return fp
 }
 
 // Distance is the Hamming distance between two fingerprints.

@@ -9,6 +9,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
 )
@@ -91,6 +95,28 @@ func TestSimHashProperties(t *testing.T) {
 	}
 }
 
+// TestFingerprintMatchesSimHash checks the fast path against the
+// definition on real texts and a few small ones with repeats and ties.
+func TestFingerprintMatchesSimHash(t *testing.T) {
+	data := shareddata.Require(t)
+	files, _ := filepath.Glob(filepath.Join(data, "extract", "daniel-zh", "gold", "*.txt"))
+	texts := []string{"a b c", "a b c a b c", "tide tide tide tide", "x"}
+	for _, f := range files[:50] {
+		b, _ := os.ReadFile(f)
+		texts = append(texts, string(b))
+	}
+	for _, o := range []Options{{}, {Shingles: []int{3, 5}}, {Spaces: RemoveSpaces}} {
+		n := mustNormalizer(t, o)
+		for _, text := range texts {
+			want, wok := SimHash(n.Features(text))
+			got, gok := n.Fingerprint(text)
+			if got != want || gok != wok {
+				t.Fatalf("%+v %q: Fingerprint %x, SimHash %x", o, text[:min(30, len(text))], got, want)
+			}
+		}
+	}
+}
+
 // TestSimHashBitBalance checks, on real texts (the gold texts of the
 // extraction sets), that every bit is set in about half of the
 // fingerprints: seed 004's summed word hashes left the high bits at zero.
@@ -150,4 +176,27 @@ func FuzzSimhash(f *testing.F) {
 			t.Fatal("a fingerprint does not find itself")
 		}
 	})
+}
+
+// TestNFKCStableRanges checks nfkcStable's claim rune by rune: NFKC either
+// leaves the rune alone or maps punctuation to punctuation.
+func TestNFKCStableRanges(t *testing.T) {
+	for r := rune(0); r < 0x10000; r++ {
+		s := string(r)
+		if !utf8.ValidString(s) || !nfkcStable(s) {
+			continue
+		}
+		got := norm.NFKC.String(s)
+		if got == s {
+			continue
+		}
+		for _, g := range got {
+			if unicode.IsLetter(g) || unicode.IsDigit(g) || unicode.Is(unicode.Mn, g) {
+				t.Errorf("U+%04X %q becomes %q under NFKC", r, s, got)
+			}
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			t.Errorf("U+%04X %q is a letter that NFKC changes to %q", r, s, got)
+		}
+	}
 }

@@ -21,7 +21,7 @@ type dedupFlags struct {
 	method, measure        string
 	threshold              float64
 	k, numPerm             int
-	shingles               []int
+	shingles, simShingles  []int
 	numbers                string
 	minWordLen             int
 	dropDuplicates         bool
@@ -56,7 +56,8 @@ not chain. The chosen table layout or banding is printed on stderr.`,
 	fl.Float64Var(&f.threshold, "threshold", 0.8, "verified similarity that makes a duplicate")
 	fl.IntVar(&f.k, "k", 3, "SimHash Hamming distance for candidates (0-8)")
 	fl.IntVar(&f.numPerm, "num-perm", 128, "MinHash signature length")
-	fl.IntSliceVar(&f.shingles, "shingles", []int{3}, "word shingle sizes (e.g. 3,5)")
+	fl.IntSliceVar(&f.shingles, "shingles", []int{3}, "word shingle sizes for verification (e.g. 3,5)")
+	fl.IntSliceVar(&f.simShingles, "simhash-shingles", defaultSimShingles, "word shingle sizes for the SimHash fingerprint")
 	fl.StringVar(&f.numbers, "numbers", "keep", "numbers: keep, drop or mask")
 	fl.IntVar(&f.minWordLen, "min-word-len", 0, "drop words shorter than this")
 	fl.BoolVar(&f.dropDuplicates, "drop-duplicates", false, "write only canonical records")
@@ -100,7 +101,12 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	raws, docs, err := readDedupInput(in, norm)
+	opts.Shingles = f.simShingles
+	simNorm, err := dedup.NewNormalizer(opts)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	raws, docs, err := readDedupInput(in, norm, simNorm)
 	if err != nil {
 		return err
 	}
@@ -139,7 +145,13 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	return nil
 }
 
-func readDedupInput(path string, norm *dedup.Normalizer) ([]map[string]json.RawMessage, []dedup.Doc, error) {
+// defaultSimShingles: single words and word pairs. Candidates are verified
+// on 3-word shingles, so SimHash is tuned for recall: on the generated
+// collection words and pairs find every pair of Jaccard >= 0.9 at k=6,
+// where 3-word shingles alone find four in five (winnow eval dedup generated).
+var defaultSimShingles = []int{1, 2}
+
+func readDedupInput(path string, norm, simNorm *dedup.Normalizer) ([]map[string]json.RawMessage, []dedup.Doc, error) {
 	var r io.Reader
 	if path == "-" {
 		r = os.Stdin
@@ -171,6 +183,7 @@ func readDedupInput(path string, norm *dedup.Normalizer) ([]map[string]json.RawM
 			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		d := dedup.Doc{URL: rec.URL, TextLen: len(rec.Text), Features: norm.Features(rec.Text)}
+		d.Fingerprint, d.HasFingerprint = simNorm.Fingerprint(rec.Text)
 		if rec.FetchedAt != nil {
 			if t, err := time.Parse(time.RFC3339, *rec.FetchedAt); err == nil {
 				d.FetchedAt = t
