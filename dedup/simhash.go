@@ -127,6 +127,10 @@ func Distance(a, b uint64) int { return bits.OnesCount64(a ^ b) }
 // MaxK is the largest Hamming distance the permuted tables support.
 const MaxK = 8
 
+// DefaultMaxTables keeps the tables within 64 bytes per fingerprint
+// (12 bytes per table and 8 for the fingerprint).
+const DefaultMaxTables = 4
+
 // Layout is a plan of Manku's permuted sorted tables for distance K: the
 // 64 bits are cut into Blocks blocks, and every choice of Blocks-K blocks
 // leads one table, sorted on those blocks' bits. Two fingerprints within
@@ -165,14 +169,15 @@ func binom(n, k int) int {
 // PlanLayout chooses the number of blocks for distance k and a collection
 // of n fingerprints by minimising the expected work of a query (one binary
 // search and the candidates of each table), among layouts of at most
-// maxTables tables (0 means 64). More blocks mean more tables but longer
+// maxTables tables (0 means DefaultMaxTables; the fewest possible, k+1,
+// when even that is more). More blocks mean more tables but longer
 // prefixes and fewer candidates.
 func PlanLayout(k, n, maxTables int) (Layout, error) {
 	if k < 0 || k > MaxK {
 		return Layout{}, fmt.Errorf("dedup: k=%d not in 0..%d", k, MaxK)
 	}
 	if maxTables <= 0 {
-		maxTables = 64
+		maxTables = DefaultMaxTables
 	}
 	n = max(n, 1)
 	best := Layout{}
