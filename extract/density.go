@@ -216,14 +216,20 @@ func (c *classifier) discountTeasers() {
 			if sp[1]-sp[0] > 5 {
 				break
 			}
-			text := 0.0
+			text, before := 0.0, 0.0
 			for j := sp[0]; j <= sp[1]; j++ {
 				if j != i && !blocks[j].inLink && blocks[j].LinkDensity() < 0.5 {
 					text += blocks[j].effWords()
+					if j < i {
+						before += blocks[j].effWords()
+					}
 				}
 			}
 			if text == 0 {
 				continue
+			}
+			if i == sp[1] && h.effWords() > 6 && before >= 15 {
+				break // a list of links after the text ("Related categories: ..."), not its headline
 			}
 			if text > maxTeaserWords || text > 0.5*pageText || c.isTitle(h) {
 				break // a story of its own, most of a small page, or the article under its linked title
