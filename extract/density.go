@@ -715,16 +715,10 @@ func (c *classifier) titleBlock(region *html.Node) int {
 			continue
 		}
 		s := 0.0
-		if title != "" && (strings.Contains(title, t) || strings.Contains(t, title)) {
-			cover := float64(len(t)) / float64(max(len(title), 1))
-			if cover > 1 {
-				cover = 1 / cover
-			}
-			if cover >= 0.3 {
-				// "Amsterdam" in "The 7th Amsterdam Light Festival" is a
-				// section heading, not the title.
-				s = cover + 0.5
-			}
+		if cover := titleMatch(t, title); cover >= 0.3 {
+			// "Amsterdam" in "The 7th Amsterdam Light Festival" is a
+			// section heading, not the title.
+			s = cover + 0.5
 		}
 		if b.Kind == Heading && b.Level == 1 {
 			s += 0.3
@@ -740,6 +734,73 @@ func (c *classifier) titleBlock(region *html.Node) int {
 		return -1
 	}
 	return best
+}
+
+// titleMatch says how well a heading matches the page title: 0 when they
+// do not match, else the share of the longer one that the shorter covers.
+// They match when one contains the other, or when nearly all the words of
+// the heading occur in the title ("Undead and Unwelcome (Mass Market
+// Paperback)" in "Undead and Unwelcome by MaryJanice Davidson (Mass Market
+// Paperback): booksamillion.com").
+func titleMatch(heading, title string) float64 {
+	if heading == "" || title == "" {
+		return 0
+	}
+	if strings.Contains(title, heading) || strings.Contains(heading, title) {
+		cover := float64(len(heading)) / float64(len(title))
+		if cover > 1 {
+			cover = 1 / cover
+		}
+		return cover
+	}
+	hw, tw := titleWords(heading), titleWords(title)
+	if len(hw) < 2 || len(tw) == 0 {
+		return 0
+	}
+	in := make(map[string]bool, len(tw))
+	for _, w := range tw {
+		in[w] = true
+	}
+	shared := 0
+	for _, w := range hw {
+		if in[w] {
+			shared++
+		}
+	}
+	if float64(shared) < 0.8*float64(len(hw)) {
+		return 0
+	}
+	return math.Min(1, float64(len(hw))/float64(len(tw)))
+}
+
+// titleWords splits a normalised title into words, each CJK character a
+// word of its own.
+func titleWords(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		switch {
+		case isCJK(r):
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			out = append(out, string(r))
+		case isWordRune(r):
+			if start < 0 {
+				start = i
+			}
+		default:
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
 }
 
 func normTitle(s string) string {
