@@ -87,6 +87,7 @@ type Doc struct {
 	Score            float64   // popularity; higher wins
 	BoilerplateRatio float64   // lower wins
 	TextLen          int       // longer wins
+	Lang             string    // language or script; empty when unknown
 	Features         []Feature // from Normalizer.Features; verification compares these
 	// Fingerprint is the document's SimHash when HasFingerprint is set
 	// (it may come from other features than Features, e.g. a mixture of
@@ -117,6 +118,12 @@ type Config struct {
 	Threshold float64 // verification threshold; 0 means 0.8
 	Measure   Measure
 	Seed      uint64 // MinHash seed
+	// LengthRatio, when above 1, skips candidate pairs whose text lengths
+	// differ by more than this factor (seed 004 compares a page only with
+	// pages of 0.8 to 1.2 times its length: 1.25). 0 compares all.
+	LengthRatio float64
+	// SameLang skips candidate pairs whose Lang differs (both known).
+	SameLang bool
 	// NoVerify counts every candidate as a duplicate without verification:
 	// plain SimHash clusters, as seed 004 draws its histograms.
 	NoVerify bool
@@ -201,6 +208,9 @@ func Cluster(docs []Doc, cfg Config) (*Result, error) {
 				continue
 			}
 			res.Candidates++
+			if cfg.pruned(&docs[c], &docs[j]) {
+				continue
+			}
 			if cfg.NoVerify || cfg.Measure.Similarity(docs[c].Features, docs[j].Features) >= cfg.Threshold {
 				res.Verified++
 				placed[j] = true
@@ -227,6 +237,7 @@ type Pair struct {
 // PairStats counts the work of FindPairs.
 type PairStats struct {
 	Candidates int // candidate pairs examined
+	Pruned     int // candidates skipped by LengthRatio or SameLang
 	Verified   int // pairs that passed
 	Layout     Layout
 	Bands      Bands
@@ -252,6 +263,10 @@ func FindPairs(docs []Doc, cfg Config) ([]Pair, PairStats, error) {
 				continue
 			}
 			st.Candidates++
+			if cfg.pruned(&docs[i], &docs[j]) {
+				st.Pruned++
+				continue
+			}
 			sim := cfg.Measure.Similarity(docs[i].Features, docs[j].Features)
 			if cfg.NoVerify || sim >= cfg.Threshold {
 				st.Verified++
@@ -260,6 +275,21 @@ func FindPairs(docs []Doc, cfg Config) ([]Pair, PairStats, error) {
 		}
 	}
 	return pairs, st, nil
+}
+
+// pruned reports whether the configuration's cheap tests rule a candidate
+// pair out before verification.
+func (c *Config) pruned(a, b *Doc) bool {
+	if c.SameLang && a.Lang != "" && b.Lang != "" && a.Lang != b.Lang {
+		return true
+	}
+	if c.LengthRatio > 1 {
+		la, lb := float64(max(a.TextLen, 1)), float64(max(b.TextLen, 1))
+		if max(la, lb) > c.LengthRatio*min(la, lb) {
+			return true
+		}
+	}
+	return false
 }
 
 // candidateFinder prepares the chosen method's index and returns a

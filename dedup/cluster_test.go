@@ -163,3 +163,42 @@ func TestCloughStevenson(t *testing.T) {
 		t.Errorf("cut %d/%d found, non %d found", found["cut"], total["cut"], found["non"])
 	}
 }
+
+func TestPruningAndIDF(t *testing.T) {
+	n := mustNormalizer(t, Options{Shingles: []int{1}})
+	long := strings.Repeat("tide moon sea harbour town ", 20)
+	docs := []Doc{
+		{URL: "a", TextLen: 100, Lang: "latin", Features: n.Features(long)},
+		{URL: "b", TextLen: 300, Lang: "latin", Features: n.Features(long)},
+		{URL: "c", TextLen: 100, Lang: "cjk", Features: n.Features(long)},
+	}
+	for _, tc := range []struct {
+		cfg  Config
+		want int
+	}{
+		{Config{Method: MethodMinHash}, 3},
+		{Config{Method: MethodMinHash, LengthRatio: 1.25}, 1},
+		{Config{Method: MethodMinHash, SameLang: true}, 1},
+	} {
+		pairs, st, err := FindPairs(docs, tc.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pairs) != tc.want || st.Pruned != 3-tc.want {
+			t.Errorf("%+v: %d pairs, %d pruned", tc.cfg, len(pairs), st.Pruned)
+		}
+	}
+	idf := NewIDF([][]Feature{docs[0].Features, n.Features("tide only here")})
+	w := idf.Apply(docs[0].Features)
+	for i, f := range w {
+		if f.Weight >= docs[0].Features[i].Weight*math.Log(3) || f.Weight < 0 {
+			t.Errorf("IDF weight %v for a feature of weight %v", f.Weight, docs[0].Features[i].Weight)
+		}
+	}
+	if _, ok := SimHash(w); !ok {
+		t.Error("no fingerprint from IDF weights")
+	}
+	if got := Script("本周六，海滨小城"); got != "cjk" {
+		t.Errorf("Script = %q", got)
+	}
+}

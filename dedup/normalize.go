@@ -339,3 +339,32 @@ func (n *Normalizer) charGrams(s string) []uint64 {
 	}
 	return out
 }
+
+// Script names the dominant script of a text, for grouping candidates by
+// language when no language is known: "cjk", "cyrillic", "latin", "other",
+// or "" for a text without letters.
+func Script(text string) string {
+	var cjk, cyr, lat, other int
+	for _, r := range text {
+		switch {
+		case isIdeo(r):
+			cjk++
+		case r >= 0x0400 && r <= 0x04FF:
+			cyr++
+		case r < 0x250 && unicode.IsLetter(r):
+			lat++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	best, name := 0, ""
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{cjk, "cjk"}, {cyr, "cyrillic"}, {lat, "latin"}, {other, "other"}} {
+		if c.n > best {
+			best, name = c.n, c.name
+		}
+	}
+	return name
+}

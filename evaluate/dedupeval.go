@@ -31,6 +31,7 @@ type DedupScore struct {
 	URLRecall    float64            `json:"url_recall"`
 	Seconds      float64            `json:"seconds"`
 	Candidates   int                `json:"candidates"`
+	Pruned       int                `json:"pruned,omitempty"`
 	Classes      map[string]float64 `json:"classes,omitempty"`
 }
 
@@ -102,6 +103,7 @@ func RunDedup(docs []dedup.Doc, gold map[[2]int]bool, methods []DedupMethod) (ma
 		s.Seconds = time.Since(start).Seconds()
 		s.Threshold = m.Config.Threshold
 		s.Candidates = st.Candidates
+		s.Pruned = st.Pruned
 		out[m.Name] = s
 	}
 	return out, nil

@@ -24,7 +24,7 @@ type dedupFlags struct {
 	shingles, simShingles  []int
 	numbers                string
 	minWordLen             int
-	dropDuplicates         bool
+	dropDuplicates, idf    bool
 }
 
 func newDedupCmd() *cobra.Command {
@@ -61,6 +61,7 @@ not chain. The chosen table layout or banding is printed on stderr.`,
 	fl.StringVar(&f.numbers, "numbers", "keep", "numbers: keep, drop or mask")
 	fl.IntVar(&f.minWordLen, "min-word-len", 0, "drop words shorter than this")
 	fl.BoolVar(&f.dropDuplicates, "drop-duplicates", false, "write only canonical records")
+	fl.BoolVar(&f.idf, "idf", false, "weight SimHash features by TF*IDF over the input collection")
 	fl.StringVar(&f.report, "report", "", "write an HTML report of the clusters to this file")
 	fl.StringVar(&f.redirects, "redirects", "", "write a redirect map (duplicate URL <TAB> canonical URL) to this file")
 	return cmd
@@ -109,6 +110,20 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	raws, docs, err := readDedupInput(in, norm, simNorm)
 	if err != nil {
 		return err
+	}
+	if f.idf {
+		// Shingles that most of the collection shares (a site's footer)
+		// weigh little in the fingerprints.
+		feats := make([][]dedup.Feature, len(docs))
+		for i := range docs {
+			var t string
+			json.Unmarshal(raws[i]["text"], &t)
+			feats[i] = simNorm.Features(t)
+		}
+		idf := dedup.NewIDF(feats)
+		for i := range docs {
+			docs[i].Fingerprint, docs[i].HasFingerprint = dedup.SimHash(idf.Apply(feats[i]))
+		}
 	}
 	res, err := dedup.Cluster(docs, dedup.Config{Method: method, K: f.k, NumPerm: f.numPerm, Threshold: f.threshold, Measure: measure})
 	if err != nil {

@@ -126,12 +126,18 @@ func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
 		feats := make([][]dedup.Feature, len(texts))
 		for i, t := range texts {
 			feats[i] = norm.Features(t)
-			docs[i] = dedup.Doc{URL: urls[i], TextLen: len(t), Features: feats[i]}
+			docs[i] = dedup.Doc{URL: urls[i], TextLen: len(t), Features: feats[i], Lang: dedup.Script(t)}
 			mixed[i] = docs[i]
 			mixed[i].Fingerprint, mixed[i].HasFingerprint = simNorm.Fingerprint(t)
 		}
 		gold := evaluate.ExhaustivePairs(feats, f.level)
-		methods := []evaluate.DedupMethod{{Name: "minhash", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: f.level}}}
+		methods := []evaluate.DedupMethod{
+			{Name: "minhash", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: f.level}},
+			// The prunings of seeds 000 and 004: compare only texts of one
+			// script, or of lengths within a factor of 1.25.
+			{Name: "minhash+lang", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: f.level, SameLang: true}},
+			{Name: "minhash+length", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: f.level, LengthRatio: 1.25}},
+		}
 		for _, k := range []int{3, 8} {
 			methods = append(methods, evaluate.DedupMethod{Name: fmt.Sprintf("simhash3-k%d", k), Config: dedup.Config{Method: dedup.MethodSimHash, K: k, Threshold: f.level}})
 		}
@@ -151,11 +157,12 @@ func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
 			scores[k] = v
 		}
 		fmt.Fprintf(bw, "%d documents, %d gold pairs at Jaccard >= %.2f of 3-word shingles\n", len(docs), len(gold), f.level)
-		fmt.Fprintf(bw, "%-12s %9s %6s %6s %6s %7s %7s %10s %8s\n", "method", "threshold", "P", "R", "F1", "url-P", "url-R", "candidates", "seconds")
+		fmt.Fprintf(bw, "%-15s %9s %6s %6s %6s %7s %7s %10s %7s %8s\n", "method", "threshold", "P", "R", "F1", "url-P", "url-R", "candidates", "pruned", "seconds")
 		for _, name := range sortedKeys(scores) {
 			s := scores[name]
-			fmt.Fprintf(bw, "%-12s %9.2f %6.3f %6.3f %6.3f %7.3f %7.3f %10d %8.3f\n", name, s.Threshold, s.Precision, s.Recall, s.F1, s.URLPrecision, s.URLRecall, s.Candidates, s.Seconds)
+			fmt.Fprintf(bw, "%-15s %9.2f %6.3f %6.3f %6.3f %7.3f %7.3f %10d %7d %8.3f\n", name, s.Threshold, s.Precision, s.Recall, s.F1, s.URLPrecision, s.URLRecall, s.Candidates, s.Pruned, s.Seconds)
 		}
+		fmt.Fprintln(bw, "simhash-kN: fingerprints of words and word pairs (computed before timing); simhash3-kN: of 3-word shingles")
 	}
 	if f.json {
 		b, err := json.Marshal(struct {
