@@ -272,11 +272,36 @@ func (n *Normalizer) Features(text string) []Feature {
 // feature set: each shingle's hash is added to the bit counts as often as
 // it occurs, which gives the same fingerprint.
 func (n *Normalizer) Fingerprint(text string) (uint64, bool) {
-	hashes := n.shingleHashes(text)
-	if len(hashes) == 0 {
+	if n.opts.Spaces == RemoveSpaces {
+		hashes := n.shingleHashes(text)
+		if len(hashes) == 0 {
+			return 0, false
+		}
+		return simhashHashes(hashes), true
+	}
+	// Stream the shingles into the bit counts: no token or shingle slices.
+	var acc simhashAcc
+	sizes := n.opts.Shingles
+	var ring [16]uint64 // the last 16 token hashes (sizes are at most 16)
+	count := 0
+	n.scan(text, func(tok string) {
+		ring[count&15] = tokenHash(tok)
+		count++
+		for _, size := range sizes {
+			if count >= size {
+				acc.add(combineRing(&ring, count-size, size, size))
+			}
+		}
+	})
+	if count == 0 {
 		return 0, false
 	}
-	return simhashHashes(hashes), true
+	if count < sizes[0] {
+		// As Features: a text shorter than the smallest shingle is one
+		// feature of all its tokens.
+		acc.add(combineRing(&ring, 0, count, sizes[0]))
+	}
+	return acc.fingerprint(), true
 }
 
 // shingleHashes returns the hash of every shingle occurrence, unsorted.
@@ -311,6 +336,17 @@ func (n *Normalizer) wordShingles(toks []uint64) []uint64 {
 		}
 	}
 	return out
+}
+
+// combineRing is combine over n token hashes of a ring buffer starting at
+// position start, for a shingle of the given size.
+func combineRing(ring *[16]uint64, start, n, size int) uint64 {
+	h := uint64(size) * 0x9e3779b97f4a7c15
+	for i := range n {
+		h ^= bits.RotateLeft64(ring[(start+i)&15], 17*i)
+		h *= 0xff51afd7ed558ccd
+	}
+	return mix64(h)
 }
 
 // combine hashes a window of token hashes: each token rotated by its

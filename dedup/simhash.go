@@ -60,22 +60,39 @@ func integral(feats []Feature) bool {
 	return true
 }
 
-// simhashHashes is SimHash of hashes of weight one each (repeats count
-// again), with the same bit-sliced counters as simhashCounts.
-func simhashHashes(hashes []uint64) uint64 {
-	var planes [40]uint64
-	var tie uint64
-	for _, h := range hashes {
-		tie ^= h
-		carry := h
-		for p := 0; carry != 0; p++ {
-			c := planes[p] & carry
-			planes[p] ^= carry
-			carry = c
-		}
+// simhashAcc accumulates hashes of weight one into bit-sliced counters
+// (plane p holds bit p of all 64 per-bit counts): adding a hash is a
+// ripple-carry addition that rarely goes past the first planes.
+type simhashAcc struct {
+	planes [40]uint64
+	total  int
+	tie    uint64
+}
+
+func (a *simhashAcc) add(h uint64) {
+	a.tie ^= h
+	a.total++
+	carry := h
+	for p := 0; carry != 0; p++ {
+		c := a.planes[p] & carry
+		a.planes[p] ^= carry
+		carry = c
 	}
-	fp, _ := decideBits(&planes, len(hashes), tie)
+}
+
+func (a *simhashAcc) fingerprint() uint64 {
+	fp, _ := decideBits(&a.planes, a.total, a.tie)
 	return fp
+}
+
+// simhashHashes is SimHash of hashes of weight one each (repeats count
+// again).
+func simhashHashes(hashes []uint64) uint64 {
+	var acc simhashAcc
+	for _, h := range hashes {
+		acc.add(h)
+	}
+	return acc.fingerprint()
 }
 
 // decideBits reads the 64 counts out of the bit planes: a bit is set when
@@ -104,20 +121,13 @@ func decideBits(planes *[40]uint64, total int, tie uint64) (fp, ties uint64) {
 // that rarely goes past the first planes. It gives exactly the float
 // version's result.
 func simhashCounts(feats []Feature, tie uint64) uint64 {
-	var planes [40]uint64
-	total := 0
+	var acc simhashAcc
 	for _, f := range feats {
 		for range int(f.Weight) {
-			carry := f.Hash
-			for p := 0; carry != 0; p++ {
-				c := planes[p] & carry
-				planes[p] ^= carry
-				carry = c
-			}
+			acc.add(f.Hash)
 		}
-		total += int(f.Weight)
 	}
-	fp, _ := decideBits(&planes, total, tie)
+	fp, _ := decideBits(&acc.planes, acc.total, tie)
 	return fp
 }
 
