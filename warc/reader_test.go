@@ -247,3 +247,65 @@ func FuzzReader(f *testing.F) {
 		t.Fatal("the reader does not end")
 	})
 }
+
+func TestParseResponse(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("<p>zipped</p>"))
+	zw.Close()
+	for _, tc := range []struct {
+		name, block, body string
+		decoded           bool
+	}{
+		{"plain", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>hi</p>", "<p>hi</p>", false},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n<p>h\r\n5\r\ni</p>\r\n0\r\n\r\n", "<p>hi</p>", false},
+		{"stored de-chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n<p>hi</p>", "<p>hi</p>", false},
+		{"real gzip", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n" + gz.String(), "<p>zipped</p>", true},
+		{"false gzip", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n<p>plain</p>", "<p>plain</p>", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ParseResponse([]byte(tc.block))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.StatusCode != 200 || string(r.Body) != tc.body || r.Decoded != tc.decoded {
+				t.Errorf("status %d body %q decoded %v", r.StatusCode, r.Body, r.Decoded)
+			}
+		})
+	}
+	if _, err := ParseResponse([]byte("GET / HTTP/1.1\r\n\r\n")); !errors.Is(err, ErrNotHTTP) {
+		t.Errorf("a request parsed as a response: %v", err)
+	}
+}
+
+// TestRealPayloads parses every response record of the WARC files: the
+// chunked iana capture and the ClueWeb09 bodies that claim gzip but are
+// plain both come out as HTML.
+func TestRealPayloads(t *testing.T) {
+	for _, path := range warcFiles(t) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := NewReader(f)
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || rec.Type() != "response" || !strings.HasPrefix(rec.TargetURI(), "http") {
+				continue
+			}
+			resp, err := ParseResponse(rec.Block)
+			if err != nil {
+				t.Errorf("%s at %d: %v", filepath.Base(path), rec.Offset, err)
+				continue
+			}
+			ct := resp.Header.Get("Content-Type")
+			if resp.StatusCode == 200 && strings.Contains(ct, "html") && !bytes.Contains(bytes.ToLower(resp.Body[:min(len(resp.Body), 4096)]), []byte("<")) {
+				t.Errorf("%s at %d: HTML body without markup: %q", filepath.Base(path), rec.Offset, resp.Body[:min(len(resp.Body), 60)])
+			}
+		}
+		f.Close()
+	}
+}
