@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -41,6 +42,11 @@ type Record struct {
 	Removed          map[string]int   `json:"removed,omitempty"`
 	Truncated        bool             `json:"truncated,omitempty"`
 	Warnings         []string         `json:"warnings,omitempty"`
+	Score            *float64         `json:"score,omitempty"`
+
+	// Extra holds input fields winnow does not know; they are written
+	// after the known ones, in key order, and never replace them.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // RecordOptions choose the optional parts of a record.
@@ -119,6 +125,32 @@ func WriteRecord(w io.Writer, r *Record) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	_, err := w.Write(buf.Bytes())
+	out := buf.Bytes()
+	if len(r.Extra) > 0 {
+		known := map[string]bool{}
+		var probe map[string]json.RawMessage
+		json.Unmarshal(out, &probe)
+		for k := range probe {
+			known[k] = true
+		}
+		keys := make([]string, 0, len(r.Extra))
+		for k := range r.Extra {
+			if !known[k] {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		out = bytes.TrimRight(out, "\n")
+		out = out[:len(out)-1] // the closing brace
+		for _, k := range keys {
+			kb, _ := json.Marshal(k)
+			out = append(out, ',')
+			out = append(out, kb...)
+			out = append(out, ':')
+			out = append(out, r.Extra[k]...)
+		}
+		out = append(out, '}', '\n')
+	}
+	_, err := w.Write(out)
 	return err
 }

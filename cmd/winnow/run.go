@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+type runFlags struct {
+	out, summary string
+	workers      int
+	maxPageBytes int
+	markdown     bool
+	blocks       bool
+	dedup        bool
+	dedupFlags   dedupFlags
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run <inputs...> --out FILE|-",
+		Short: "Extract every page of WARC files, JSONL files and folders: one record per page",
+		Long: `Reads WARC files (.warc, .warc.gz), JSONL files ("url", "html", optional
+"fetched_at", "score"; other fields pass through) and folders of .html/.htm
+files (gzipped or not), and writes one JSONL record per input page, in
+input order: ok, skipped (redirects, HTTP errors, revisits whose payload is
+not in the input) or error (with the reason and the record's offset). A
+summary goes to stderr, and with --summary to a JSON file.
+
+With --dedup the records also get "simhash", "cluster", "canonical" and
+"duplicate_of", as winnow dedup gives them.
+
+Site templates (Infholder), rules and rendering are not part of this
+command yet: every page is extracted on its own.`,
+		Example: `  winnow run crawl.warc.gz --out pages.jsonl
+  winnow run pages/ more.jsonl --out - --summary run.json --dedup`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("run: name at least one input")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRun(cmd.Context(), args, f, cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.out, "out", "", "output JSONL file, or - for standard output (required)")
+	fl.StringVar(&f.summary, "summary", "", "write the run summary as JSON to this file")
+	fl.IntVar(&f.workers, "workers", 0, "extraction goroutines (default: GOMAXPROCS)")
+	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes")
+	fl.BoolVar(&f.markdown, "markdown", false, "add the markdown field")
+	fl.BoolVar(&f.blocks, "blocks", false, "add every block with its label and reasons")
+	fl.BoolVar(&f.dedup, "dedup", false, "mark near-duplicates (see winnow dedup)")
+	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash or minhash")
+	fl.Float64Var(&f.dedupFlags.threshold, "threshold", 0.8, "with --dedup: verified similarity")
+	fl.IntVar(&f.dedupFlags.k, "k", 3, "with --dedup: SimHash distance")
+	return cmd
+}
+
+func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) error {
+	if f.out == "" {
+		return usagef("run: --out is required")
+	}
+	for _, in := range inputs {
+		if _, err := os.Stat(in); err != nil {
+			return err
+		}
+	}
+	target := f.out
+	var tmp string
+	if f.dedup {
+		fh, err := os.CreateTemp("", "winnow-run-*.jsonl")
+		if err != nil {
+			return err
+		}
+		fh.Close()
+		tmp = fh.Name()
+		defer os.Remove(tmp)
+		target = tmp
+	}
+	w, closeFn, err := createOut(target)
+	if err != nil {
+		return err
+	}
+	opts := pipeline.Options{
+		Workers: f.workers,
+		Extract: extract.Options{MaxPageBytes: f.maxPageBytes},
+		Record:  pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
+	}
+	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
+		opts.Progress = func(n int) {
+			if n%100 == 0 {
+				fmt.Fprintf(stderr, "\r%d records", n)
+			}
+		}
+	}
+	sum, runErr := pipeline.Run(ctx, inputs, w, opts)
+	if err := closeFn(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if opts.Progress != nil {
+		fmt.Fprint(stderr, "\r")
+	}
+	fmt.Fprintln(stderr, sum.Describe())
+	if runErr != nil {
+		return runErr
+	}
+	if f.summary != "" {
+		sw, sclose, err := createOut(f.summary)
+		if err != nil {
+			return err
+		}
+		if err := pipeline.WriteSummary(sw, sum); err != nil {
+			return err
+		}
+		if err := sclose(); err != nil {
+			return err
+		}
+	}
+	if f.dedup {
+		df := f.dedupFlags
+		df.out = f.out
+		df.measure, df.numbers = "jaccard", "keep"
+		df.numPerm = 128
+		df.shingles, df.simShingles = []int{3}, defaultSimShingles
+		return runDedup(tmp, df, stderr)
+	}
+	return nil
+}
+

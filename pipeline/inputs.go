@@ -1,0 +1,361 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/warc"
+)
+
+// Input is one page to process, or a record to pass on as skipped or
+// error (Status set).
+type Input struct {
+	URL         string
+	Source      string // file and record offset, file and line, or relative path
+	FetchedAt   time.Time
+	ContentType string
+	Body        []byte
+	Score       *float64
+	Extra       map[string]json.RawMessage // JSONL fields winnow does not know
+	Status      string                     // "" for a page; StatusSkipped or StatusError otherwise
+	Err         string
+}
+
+// ReadInputs calls fn for every page of every path, in order: WARC files
+// (.warc, .warc.gz), JSONL files (.jsonl, .jsonl.gz, .json) and folders of
+// .html/.htm files (gzipped or not). fn may keep the Input; it must not
+// keep Body beyond the call unless it copies it (WARC bodies are copied).
+func ReadInputs(paths []string, fn func(Input) error) error {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case st.IsDir():
+			err = readFolder(p, fn)
+		case strings.HasSuffix(p, ".warc") || strings.HasSuffix(p, ".warc.gz"):
+			err = readWARC(p, fn)
+		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.gz") || strings.HasSuffix(p, ".json"):
+			err = readJSONL(p, fn)
+		default:
+			return fmt.Errorf("pipeline: %s: not a WARC, JSONL file or folder", p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isHTML decides from the Content-Type, or by sniffing when there is none.
+func isHTML(contentType string, body []byte) bool {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && contentType != "" {
+		return mt == "text/html" || mt == "application/xhtml+xml"
+	}
+	return strings.HasPrefix(http.DetectContentType(body), "text/html")
+}
+
+// warcDate parses WARC-Date; invalid dates (ClueWeb09 has "2008-10-294T...")
+// give the zero time.
+func warcDate(s string) time.Time {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05-0700", "20060102150405"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// readWARC turns records into pages as DESIGN.md's table says: 2xx HTML
+// responses and HTML resources are pages; 3xx responses are skipped with
+// their Location; other HTTP errors are skipped with their status;
+// revisits are resolved to an earlier payload of the same file when it
+// is there; other types give no record; a malformed record is an error
+// record with its offset.
+func readWARC(path string, fn func(Input) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := warc.NewReader(f)
+	if err != nil {
+		return err
+	}
+	base := filepath.Base(path)
+	// Earlier 2xx responses, for revisits: by record ID, by payload digest
+	// and by target URI; html says whether the payload is a page.
+	type earlier struct {
+		offset int64
+		html   bool
+	}
+	byID := map[string]earlier{}
+	byDigest := map[string]earlier{}
+	byURI := map[string]earlier{}
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var re *warc.RecordError
+			if errors.As(err, &re) {
+				if ferr := fn(Input{Source: fmt.Sprintf("%s@%d", base, re.Offset), Status: StatusError, Err: err.Error()}); ferr != nil {
+					return ferr
+				}
+				continue
+			}
+			return err
+		}
+		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", base, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date"))}
+		switch rec.Type() {
+		case "response":
+			resp, err := warc.ParseResponse(rec.Block)
+			if err != nil {
+				continue // a response that is not HTTP (dns:, whois) is no page
+			}
+			in.ContentType = resp.Header.Get("Content-Type")
+			html := isHTML(in.ContentType, resp.Body)
+			if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+				e := earlier{rec.Offset, html}
+				if id := rec.Get("WARC-Record-ID"); id != "" {
+					byID[id] = e
+				}
+				if d := rec.Get("WARC-Payload-Digest"); d != "" {
+					byDigest[d] = e
+				}
+				byURI[in.URL] = e
+			}
+			switch {
+			case resp.StatusCode >= 300 && resp.StatusCode < 400:
+				in.Status, in.Err = StatusSkipped, fmt.Sprintf("redirect %d: to %s", resp.StatusCode, resp.Header.Get("Location"))
+			case resp.StatusCode >= 400:
+				if !html {
+					continue
+				}
+				in.Status, in.Err = StatusSkipped, fmt.Sprintf("HTTP %d: %s", resp.StatusCode, resp.Status)
+			case !html:
+				continue // CSS, scripts, images: resources, not pages
+			default:
+				in.Body = bytes.Clone(resp.Body)
+			}
+		case "resource":
+			ct := rec.Get("Content-Type")
+			if !isHTML(ct, rec.Block) {
+				continue
+			}
+			in.ContentType, in.Body = ct, bytes.Clone(rec.Block)
+		case "revisit":
+			e, ok := byID[rec.Get("WARC-Refers-To")]
+			if !ok {
+				e, ok = byDigest[rec.Get("WARC-Payload-Digest")]
+			}
+			if !ok {
+				e, ok = byURI[strings.Trim(rec.Get("WARC-Refers-To-Target-URI"), "<>")]
+			}
+			if !ok {
+				// Only a revisit of a page is a page: its own HTTP header
+				// (when it has one) says what it was.
+				if resp, err := warc.ParseResponse(rec.Block); err != nil || !isHTML(resp.Header.Get("Content-Type"), nil) {
+					continue
+				}
+				in.Status, in.Err = StatusSkipped, "revisit: the payload is not in the input"
+				break
+			}
+			if !e.html {
+				continue // a revisit of a stylesheet or a script
+			}
+			body, ct, err := payloadAt(path, e.offset)
+			if err != nil {
+				in.Status, in.Err = StatusError, "revisit: "+err.Error()
+				break
+			}
+			in.ContentType, in.Body = ct, body
+		default:
+			continue // request, metadata, warcinfo, conversion
+		}
+		if err := fn(in); err != nil {
+			return err
+		}
+	}
+}
+
+// payloadAt re-reads the HTTP body of the response record at offset.
+func payloadAt(path string, offset int64) ([]byte, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return nil, "", err
+	}
+	r, err := warc.NewReader(f)
+	if err != nil {
+		return nil, "", err
+	}
+	rec, err := r.Next()
+	if err != nil {
+		return nil, "", err
+	}
+	resp, err := warc.ParseResponse(rec.Block)
+	if err != nil {
+		return nil, "", err
+	}
+	return bytes.Clone(resp.Body), resp.Header.Get("Content-Type"), nil
+}
+
+// readJSONL reads objects with "url" and "html" (optional "fetched_at",
+// "score", "content_type"); other fields pass through to the output.
+func readJSONL(path string, fn func(Input) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	base := filepath.Base(path)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		in := Input{Source: fmt.Sprintf("%s:%d", base, line)}
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal(b, &raw); err != nil {
+			in.Status, in.Err = StatusError, "bad JSON: "+err.Error()
+		} else {
+			in = jsonInput(in, raw)
+		}
+		if err := fn(in); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func jsonInput(in Input, raw map[string]json.RawMessage) Input {
+	var s string
+	if json.Unmarshal(raw["url"], &s) == nil {
+		in.URL = s
+	}
+	if json.Unmarshal(raw["html"], &s) == nil {
+		in.Body = []byte(s)
+	} else {
+		in.Status, in.Err = StatusError, `no "html" string`
+	}
+	if json.Unmarshal(raw["content_type"], &s) == nil {
+		in.ContentType = s
+	}
+	if json.Unmarshal(raw["fetched_at"], &s) == nil {
+		in.FetchedAt, _ = time.Parse(time.RFC3339, s)
+	}
+	var score float64
+	if json.Unmarshal(raw["score"], &score) == nil {
+		in.Score = &score
+	}
+	for _, k := range []string{"url", "html", "content_type", "fetched_at", "score"} {
+		delete(raw, k)
+	}
+	if len(raw) > 0 {
+		in.Extra = raw
+	}
+	return in
+}
+
+var (
+	baseHref  = regexp.MustCompile(`(?i)<base\s[^>]*href\s*=\s*["']?([^"'\s>]+)`)
+	canonical = regexp.MustCompile(`(?i)<link\s[^>]*rel\s*=\s*["']?canonical["']?[^>]*>`)
+	hrefAttr  = regexp.MustCompile(`(?i)href\s*=\s*["']?([^"'\s>]+)`)
+)
+
+// readFolder reads .html and .htm files (gzipped or not) under dir in
+// lexical order. The URL comes from a first-line <text id="URL"> wrapper,
+// <base href>, <link rel=canonical>, or else the file path.
+func readFolder(dir string, fn func(Input) error) error {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := strings.ToLower(d.Name())
+		name = strings.TrimSuffix(name, ".gz")
+		if !d.IsDir() && (strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".htm")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	for _, p := range files {
+		rel, _ := filepath.Rel(dir, p)
+		in := Input{Source: filepath.ToSlash(rel), URL: "file://" + filepath.ToSlash(p)}
+		b, err := os.ReadFile(p)
+		if err == nil && strings.HasSuffix(p, ".gz") {
+			var zr *gzip.Reader
+			if zr, err = gzip.NewReader(bytes.NewReader(b)); err == nil {
+				b, err = io.ReadAll(zr)
+			}
+		}
+		if err != nil {
+			in.Status, in.Err = StatusError, err.Error()
+		} else {
+			in.Body = b
+			if u, body := extract.StripTextWrapper(b); u != "" {
+				in.URL, in.Body = u, body
+			} else if u := pageURL(b); u != "" {
+				in.URL = u
+			}
+		}
+		if err := fn(in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pageURL finds a page's own URL in its head: <base href> first, then
+// <link rel=canonical>.
+func pageURL(b []byte) string {
+	head := b[:min(len(b), 64<<10)]
+	if m := baseHref.FindSubmatch(head); m != nil {
+		return string(m[1])
+	}
+	if tag := canonical.Find(head); tag != nil {
+		if m := hrefAttr.FindSubmatch(tag); m != nil {
+			return string(m[1])
+		}
+	}
+	return ""
+}

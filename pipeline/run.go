@@ -1,0 +1,205 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/winnow-go/winnow/extract"
+)
+
+// Options configure Run. The zero value uses every core and extract's
+// defaults.
+type Options struct {
+	Workers int             // extraction goroutines; 0 means GOMAXPROCS
+	Extract extract.Options // MaxPageBytes and the like; URL, FetchedAt and ContentType are set per page
+	Record  RecordOptions
+	// Progress, when set, is called after every record written with the
+	// number of records written so far.
+	Progress func(written int)
+}
+
+// Summary counts what a run did.
+type Summary struct {
+	Read    int            `json:"read"`
+	Written int            `json:"written"`
+	OK      int            `json:"ok"`
+	Errors  int            `json:"errors"`
+	Skipped int            `json:"skipped"`
+	Kinds   map[string]int `json:"skipped_or_failed_by_kind,omitempty"`
+	Seconds float64        `json:"seconds"`
+}
+
+// Run reads every input (see ReadInputs), extracts each page on
+// opts.Workers goroutines and writes one record per input page to w, in
+// input order; a page that fails is an error record, never a missing one.
+// It stops early only when ctx is cancelled or w fails.
+func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summary, error) {
+	start := time.Now()
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type job struct {
+		seq int
+		in  Input
+	}
+	type result struct {
+		seq int
+		rec *Record
+	}
+	jobs := make(chan job, workers)
+	results := make(chan result, workers)
+	// At most this many pages are in flight, so a slow page cannot make
+	// the reorder buffer grow without bound.
+	tokens := make(chan struct{}, workers*8)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var readErr error
+	go func() {
+		defer close(jobs)
+		seq := 0
+		readErr = ReadInputs(paths, func(in Input) error {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case jobs <- job{seq, in}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			seq++
+			return nil
+		})
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				results <- result{j.seq, process(j.in, opts)}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	sum := Summary{Kinds: map[string]int{}}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	pending := map[int]*Record{}
+	next := 0
+	var writeErr error
+	for r := range results {
+		pending[r.seq] = r.rec
+		for rec, ok := pending[next]; ok; rec, ok = pending[next] {
+			delete(pending, next)
+			next++
+			<-tokens
+			if writeErr != nil {
+				continue // drain
+			}
+			if writeErr = WriteRecord(bw, rec); writeErr != nil {
+				cancel()
+				continue
+			}
+			sum.count(rec)
+			if opts.Progress != nil {
+				opts.Progress(sum.Written)
+			}
+		}
+	}
+	if err := bw.Flush(); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	switch {
+	case writeErr != nil:
+		return sum, fmt.Errorf("pipeline: write: %w", writeErr)
+	case readErr != nil:
+		return sum, fmt.Errorf("pipeline: %w", readErr)
+	}
+	return sum, nil
+}
+
+func (s *Summary) count(r *Record) {
+	s.Read++
+	s.Written++
+	switch r.Status {
+	case StatusOK:
+		s.OK++
+	case StatusError:
+		s.Errors++
+		s.Kinds["error: "+errorKind(r.Error)]++
+	case StatusSkipped:
+		s.Skipped++
+		s.Kinds["skipped: "+errorKind(r.Error)]++
+	}
+}
+
+// errorKind is the first words of an error message, for the summary.
+func errorKind(msg string) string {
+	for i, c := range msg {
+		if c == ':' || c == '(' || i >= 40 {
+			return msg[:i]
+		}
+	}
+	return msg
+}
+
+// process turns one input into its record.
+func process(in Input, opts Options) *Record {
+	if in.Status != "" {
+		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra}
+		if !in.FetchedAt.IsZero() {
+			s := in.FetchedAt.UTC().Format(time.RFC3339)
+			r.FetchedAt = &s
+		}
+		return r
+	}
+	eo := opts.Extract
+	eo.URL, _ = url.Parse(in.URL)
+	eo.FetchedAt, eo.ContentType = in.FetchedAt, in.ContentType
+	p, err := extract.Extract(in.Body, eo)
+	if err != nil {
+		r := ErrorRecord(in.URL, in.Source, err)
+		r.Score, r.Extra = in.Score, in.Extra
+		return r
+	}
+	r := NewRecord(p, in.Source, opts.Record)
+	r.Score, r.Extra = in.Score, in.Extra
+	return r
+}
+
+// WriteSummary writes the summary as indented JSON.
+func WriteSummary(w io.Writer, s Summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Describe formats the summary for a person.
+func (s Summary) Describe() string {
+	out := fmt.Sprintf("%d records: %d ok, %d errors, %d skipped in %.1fs", s.Written, s.OK, s.Errors, s.Skipped, s.Seconds)
+	keys := make([]string, 0, len(s.Kinds))
+	for k := range s.Kinds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out += fmt.Sprintf("\n  %s: %d", k, s.Kinds[k])
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/winnow-go/winnow/internal/shareddata"
+)
+
+func runRecords(t *testing.T, paths []string, workers int) ([]map[string]any, []byte, Summary) {
+	t.Helper()
+	var out bytes.Buffer
+	sum, err := Run(context.Background(), paths, &out, Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("bad record %q: %v", line, err)
+		}
+		recs = append(recs, m)
+	}
+	return recs, out.Bytes(), sum
+}
+
+func TestRunWARC(t *testing.T) {
+	path := filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz")
+	recs, out1, sum := runRecords(t, []string{path}, 4)
+	if len(recs) != 20 || sum.OK != 16 || sum.Skipped != 4 || sum.Written != 20 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	last := int64(-1)
+	for _, r := range recs {
+		src := r["source"].(string)
+		off, err := strconv.ParseInt(src[strings.LastIndex(src, "@")+1:], 10, 64)
+		if err != nil || off <= last {
+			t.Errorf("source %q out of order", src)
+		}
+		last = off
+		if r["status"] == "skipped" && !strings.Contains(r["error"].(string), "redirect 302: to ") {
+			t.Errorf("skipped record without its Location: %v", r)
+		}
+		if r["status"] == "ok" && (r["text"] == "" || r["fetched_at"] == nil) {
+			t.Errorf("ok record without text or date: %v", r["url"])
+		}
+	}
+	_, out2, _ := runRecords(t, []string{path}, 1)
+	if !bytes.Equal(out1, out2) {
+		t.Error("output depends on the number of workers")
+	}
+}
+
+func TestRunTruncatedWARC(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(shareddata.Require(t), "warc", "resiliparse", "clueweb-quirk.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.warc.gz")
+	if err := os.WriteFile(cut, b[:len(b)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, sum := runRecords(t, []string{cut}, 2)
+	if sum.Errors != 1 || sum.OK < 15 || len(recs) != sum.OK+1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	lastRec := recs[len(recs)-1]
+	if lastRec["status"] != "error" || !strings.Contains(lastRec["source"].(string), "cut.warc.gz@") {
+		t.Errorf("last record %v", lastRec)
+	}
+}
+
+func TestRunJSONL(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.jsonl")
+	lines := []string{
+		`{"url":"https://a.example/","html":"<html><body><article><p>The first page has a paragraph long enough to be kept as the article text of this page.</p></article></body></html>","score":3,"crawl_id":"x1","url_depth":2}`,
+		`{this is not JSON`,
+		`{"url":"https://b.example/","score":1}`,
+		`{"url":"https://c.example/","html":""}`,
+	}
+	os.WriteFile(in, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	recs, _, sum := runRecords(t, []string{in}, 2)
+	if len(recs) != 4 || sum.OK != 1 || sum.Errors != 3 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	if recs[0]["crawl_id"] != "x1" || recs[0]["url_depth"] != 2.0 || recs[0]["score"] != 3.0 {
+		t.Errorf("pass-through lost: %v", recs[0])
+	}
+	if recs[1]["source"] != "in.jsonl:2" || recs[2]["score"] != 1.0 {
+		t.Errorf("error records: %v / %v", recs[1], recs[2])
+	}
+}
+
+func TestRunFolder(t *testing.T) {
+	recs, _, sum := runRecords(t, []string{"../fixtures/pages"}, 2)
+	pages, _ := filepath.Glob("../fixtures/pages/*.html")
+	if len(recs) != len(pages) || sum.OK != len(pages) {
+		t.Fatalf("%d records for %d pages, summary %+v", len(recs), len(pages), sum)
+	}
+	for i, r := range recs {
+		if r["source"] != filepath.Base(pages[i]) || !strings.HasPrefix(r["url"].(string), "file://") {
+			t.Errorf("record %d: source %v url %v", i, r["source"], r["url"])
+		}
+	}
+}
