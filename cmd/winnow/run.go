@@ -136,4 +136,3 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 	}
 	return nil
 }
-
