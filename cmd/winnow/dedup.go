@@ -210,6 +210,7 @@ func readDedupInput(path string, norm, simNorm *dedup.Normalizer) ([]map[string]
 		if rec.BoilerplateRatio != nil {
 			d.BoilerplateRatio = *rec.BoilerplateRatio
 		}
+		raw[rawLineKey] = json.RawMessage(bytes.Clone(b))
 		raws = append(raws, raw)
 		docs = append(docs, d)
 	}
@@ -231,6 +232,29 @@ func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []ded
 		if drop && !canonical {
 			continue
 		}
+		line := raw[rawLineKey]
+		delete(raw, rawLineKey)
+		if !hasAny(raw, "simhash", "cluster", "canonical", "duplicate_of") && bytes.HasSuffix(line, []byte("}")) {
+			// Keep the record as it was, fields in their order, and add
+			// the dedup fields at the end.
+			var buf bytes.Buffer
+			buf.Write(line[:len(line)-1])
+			if res.HasSimHash[i] {
+				fmt.Fprintf(&buf, `,"simhash":%q`, dedup.FormatFingerprint(res.SimHash[i]))
+			} else {
+				buf.WriteString(`,"simhash":null`)
+			}
+			fmt.Fprintf(&buf, `,"cluster":%q,"canonical":%t`, res.ClusterID[i], canonical)
+			if !canonical {
+				buf.WriteString(`,"duplicate_of":`)
+				buf.Write(jsonString(docs[res.Centre[i]].URL))
+			}
+			buf.WriteString("}\n")
+			if _, err := w.Write(buf.Bytes()); err != nil {
+				return err
+			}
+			continue
+		}
 		if res.HasSimHash[i] {
 			raw["simhash"] = jsonString(dedup.FormatFingerprint(res.SimHash[i]))
 		} else {
@@ -248,6 +272,19 @@ func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []ded
 		}
 	}
 	return closeFn()
+}
+
+// rawLineKey keeps a record's original line in its field map while the
+// input is read (a key no JSON object can have: it is not valid UTF-8).
+const rawLineKey = "\xff"
+
+func hasAny(m map[string]json.RawMessage, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func jsonString(s string) json.RawMessage {
