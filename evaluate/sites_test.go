@@ -1,0 +1,71 @@
+package evaluate
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/winnow-go/winnow/internal/shareddata"
+)
+
+// TestCleanPortalReference scores the peers' stored outputs on
+// CleanPortalEval and compares with the stored counts. Those come from the
+// published scorer's difflib matching, which finds a common subsequence
+// but not always the longest: winnow's true LCS may match a word more,
+// never fewer, and the corpus F1 agrees within 0.001 (data README).
+func TestCleanPortalReference(t *testing.T) {
+	data := shareddata.Require(t)
+	pages, err := LoadCleanPortalEval(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 71 {
+		t.Fatalf("%d pages, want 71", len(pages))
+	}
+	byID := map[string]*SitePage{}
+	for i := range pages {
+		byID[pages[i].ID] = &pages[i]
+	}
+	for _, tool := range []string{"go-trafilatura", "go-readability"} {
+		base := filepath.Join(data, "reference", "cleanportaleval."+tool)
+		texts, err := ReadJSONLines[refText](base + ".jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, r := range texts {
+			out[r.ID] = r.Text
+		}
+		scores, err := ReadJSONLines[struct {
+			ID                  string `json:"id"`
+			LCSTP, LCSFP, LCSFN int    `json:"-"`
+			TP                  int    `json:"lcs_tp"`
+			FP                  int    `json:"lcs_fp"`
+			FN                  int    `json:"lcs_fn"`
+		}](base + ".scores.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		var stp, sfp, sfn, rtp, rfp, rfn int
+		for _, s := range scores {
+			p := byID[s.ID]
+			if p == nil {
+				t.Fatalf("%s not loaded", s.ID)
+			}
+			tp, fp, fn := LCSCounts(p.Gold, out[s.ID])
+			stp, sfp, sfn = stp+tp, sfp+fp, sfn+fn
+			rtp, rfp, rfn = rtp+s.TP, rfp+s.FP, rfn+s.FN
+			if tp+fp != s.TP+s.FP || tp+fn != s.TP+s.FN || tp < s.TP || tp > s.TP+max(2, s.TP/100) {
+				bad++
+				if bad <= 3 {
+					t.Errorf("%s %s: got %d/%d/%d, want %d/%d/%d", tool, s.ID, tp, fp, fn, s.TP, s.FP, s.FN)
+				}
+			}
+		}
+		got, want := MicroPRF(stp, sfp, sfn).F1, MicroPRF(rtp, rfp, rfn).F1
+		t.Logf("%s: micro F1 %.4f (stored counts: %.4f)", tool, got, want)
+		if got < want || got > want+0.001 {
+			t.Errorf("%s: micro F1 %.4f, stored counts give %.4f", tool, got, want)
+		}
+	}
+}
