@@ -1,13 +1,16 @@
 package evaluate
 
 import (
+	"fmt"
 	"html"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
 )
 
 // SitePage is one page of a multi-page site set.
@@ -105,4 +108,68 @@ func MicroPRF(tp, fp, fn int) PRF {
 	}
 	p.F1 = f1(p.Precision, p.Recall)
 	return p
+}
+
+// ScoreSites scores texts (by page ID) on CleanPortalEval pages: micro
+// precision, recall and F1 over LCS-aligned words.
+func ScoreSites(pages []SitePage, texts map[string]string) PRF {
+	var tp, fp, fn int
+	for _, p := range pages {
+		a, b, c := LCSCounts(p.Gold, texts[p.ID])
+		tp, fp, fn = tp+a, fp+b, fn+c
+	}
+	return MicroPRF(tp, fp, fn)
+}
+
+// SiteVariant is one way of extracting the pages of a site set.
+type SiteVariant string
+
+// Variants of the site evaluation.
+const (
+	SinglePage   SiteVariant = "single-page"   // density classifier alone, page by page
+	Template     SiteVariant = "template"      // Infholder template, then the density classifier
+	TemplateOnly SiteVariant = "template-only" // Infholder template alone: everything else is kept
+)
+
+// ExtractSites extracts every page with a variant and returns the texts by
+// page ID. Pages are grouped by GroupKeys over all their URLs.
+func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options) (map[string]string, error) {
+	texts := make(map[string]string, len(pages))
+	parsed := make([]*extract.Page, len(pages))
+	urls := make([]string, len(pages))
+	for i, p := range pages {
+		u, _ := url.Parse(p.URL)
+		pg, err := extract.Parse(p.HTML, extract.Options{URL: u})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.ID, err)
+		}
+		parsed[i], urls[i] = pg, p.URL
+	}
+	if v != SinglePage {
+		keys := infholder.GroupKeys(urls, 2)
+		groups := map[string][]*extract.Page{}
+		var order []string
+		for i, k := range keys {
+			if _, ok := groups[k]; !ok {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], parsed[i])
+		}
+		for _, k := range order {
+			infholder.Learn(k, groups[k], opts)
+		}
+	}
+	for i, pg := range parsed {
+		if v == TemplateOnly {
+			for _, b := range pg.Blocks {
+				if b.Label == extract.Unknown {
+					b.Label = extract.Content
+				}
+			}
+		} else {
+			extract.Classify(pg)
+		}
+		texts[pages[i].ID] = pg.Text()
+	}
+	return texts, nil
 }

@@ -168,6 +168,9 @@ func newClassifier(p *Page) *classifier {
 		pos: make(map[*html.Node]float64), span: make(map[*html.Node][2]int)}
 	for i, b := range p.Blocks {
 		c.w[i] = b.weight()
+		if b.Label == Boilerplate && c.w[i] > 0 {
+			c.w[i] = 0 // an earlier stage (a rule, the site template) removed it
+		}
 		for n := b.Node; n != nil; n = n.Parent {
 			sp, ok := c.span[n]
 			if !ok {

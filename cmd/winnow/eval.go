@@ -31,7 +31,7 @@ func newEvalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "Measure winnow on the evaluation data in ../shared/data",
 	}
-	cmd.AddCommand(newEvalExtractCmd(), newEvalDedupCmd())
+	cmd.AddCommand(newEvalExtractCmd(), newEvalDedupCmd(), newEvalSitesCmd())
 	return cmd
 }
 

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnow-go/winnow/evaluate"
+	"github.com/winnow-go/winnow/infholder"
+)
+
+func newEvalSitesCmd() *cobra.Command {
+	var data string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "sites cleanportaleval",
+		Short: "Score cross-page template removal on CleanPortalEval",
+		Long: `Scores every variant on the 71 pages of CleanPortalEval with its metric
+(LCS-aligned words, micro precision, recall and F1): single-page (the
+density classifier alone), template (the site's Infholder template, then
+the density classifier) and template-only. Pages are grouped by URL with
+back-off to shorter path prefixes and to the host.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] != "cleanportaleval" {
+				return usagef("eval sites: only cleanportaleval is built so far")
+			}
+			return runEvalSites(cmd.OutOrStdout(), data, asJSON)
+		},
+	}
+	cmd.Flags().StringVar(&data, "data", "", "shared data folder (default: $WINNOW_DATA or ../shared/data)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object on the last line")
+	return cmd
+}
+
+func runEvalSites(w io.Writer, data string, asJSON bool) error {
+	dir, err := dataDir(data)
+	if err != nil {
+		return err
+	}
+	pages, err := evaluate.LoadCleanPortalEval(dir)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	variants := map[string]evaluate.PRF{}
+	for _, v := range []evaluate.SiteVariant{evaluate.SinglePage, evaluate.Template, evaluate.TemplateOnly} {
+		texts, err := evaluate.ExtractSites(pages, v, infholder.Options{})
+		if err != nil {
+			return err
+		}
+		s := evaluate.ScoreSites(pages, texts)
+		variants[string(v)] = s
+		fmt.Fprintf(bw, "%-14s pages %d  P %.4f  R %.4f  F1 %.4f\n", v, len(pages), s.Precision, s.Recall, s.F1)
+	}
+	if asJSON {
+		best := variants[string(evaluate.Template)]
+		b, err := json.Marshal(struct {
+			Dataset   string                  `json:"dataset"`
+			Pages     int                     `json:"pages"`
+			Precision float64                 `json:"precision"`
+			Recall    float64                 `json:"recall"`
+			F1        float64                 `json:"f1"`
+			Variants  map[string]evaluate.PRF `json:"variants"`
+		}{"cleanportaleval", len(pages), best.Precision, best.Recall, best.F1, variants})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(bw, string(b))
+	}
+	return nil
+}
