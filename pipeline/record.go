@@ -101,6 +101,9 @@ func removedByStage(p *extract.Page) map[string]int {
 				break
 			}
 		}
+		if stage == "infholder" {
+			stage = "template" // the record's name for the site template stage
+		}
 		m[stage] += b.Words
 	}
 	return m

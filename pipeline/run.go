@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
 )
 
 // Options configure Run. The zero value uses every core and extract's
@@ -24,6 +25,14 @@ type Options struct {
 	// Progress, when set, is called after every record written with the
 	// number of records written so far.
 	Progress func(written int)
+	// SinglePage turns off site templates: every page is extracted on its
+	// own, and the input is read once.
+	SinglePage bool
+	// SamplesPerGroup caps the pages per site group that templates are
+	// learned from; 0 means DefaultSamplesPerGroup.
+	SamplesPerGroup int
+	// Template configures template learning.
+	Template infholder.Options
 }
 
 // Summary counts what a run did.
@@ -54,6 +63,13 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	type result struct {
 		seq int
 		rec *Record
+	}
+	var st *siteTemplates
+	if !opts.SinglePage {
+		var err error
+		if st, err = learnTemplates(ctx, paths, opts); err != nil {
+			return Summary{}, fmt.Errorf("pipeline: pass 1: %w", err)
+		}
 	}
 	jobs := make(chan job, workers)
 	results := make(chan result, workers)
@@ -88,7 +104,13 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				results <- result{j.seq, process(j.in, opts)}
+				var tpl *infholder.Template
+				var group string
+				if st != nil && j.seq < len(st.keys) {
+					group = st.keys[j.seq]
+					tpl = st.templates[group]
+				}
+				results <- result{j.seq, process(j.in, opts, group, tpl)}
 			}
 		}()
 	}
@@ -156,8 +178,9 @@ func errorKind(msg string) string {
 	return msg
 }
 
-// process turns one input into its record.
-func process(in Input, opts Options) *Record {
+// process turns one input into its record, applying the template of its
+// site group when there is one.
+func process(in Input, opts Options, group string, tpl *infholder.Template) *Record {
 	if in.Status != "" {
 		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra}
 		if !in.FetchedAt.IsZero() {
@@ -169,13 +192,18 @@ func process(in Input, opts Options) *Record {
 	eo := opts.Extract
 	eo.URL, _ = url.Parse(in.URL)
 	eo.FetchedAt, eo.ContentType = in.FetchedAt, in.ContentType
-	p, err := extract.Extract(in.Body, eo)
+	p, err := extract.Parse(in.Body, eo)
 	if err != nil {
 		r := ErrorRecord(in.URL, in.Source, err)
 		r.Score, r.Extra = in.Score, in.Extra
 		return r
 	}
+	if tpl != nil {
+		tpl.Apply(p, opts.Template)
+	}
+	extract.Classify(p)
 	r := NewRecord(p, in.Source, opts.Record)
+	r.Group = group
 	r.Score, r.Extra = in.Score, in.Extra
 	return r
 }

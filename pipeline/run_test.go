@@ -114,3 +114,39 @@ func TestRunFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTemplates: the iana crawl is one site template; the run learns it
+// in pass 1 and removes template words in pass 2, and --single-page does not.
+func TestRunTemplates(t *testing.T) {
+	path := filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz")
+	for _, single := range []bool{false, true} {
+		var out bytes.Buffer
+		if _, err := Run(context.Background(), []string{path}, &out, Options{Workers: 2, SinglePage: single}); err != nil {
+			t.Fatal(err)
+		}
+		templated, grouped := 0, 0
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var r struct {
+				Status  string
+				Group   string
+				Removed map[string]int
+			}
+			json.Unmarshal([]byte(line), &r)
+			if r.Status != "ok" {
+				continue
+			}
+			if r.Group != "" {
+				grouped++
+			}
+			if r.Removed["template"] > 0 {
+				templated++
+			}
+		}
+		if single && (templated != 0 || grouped != 0) {
+			t.Errorf("single-page run used templates: %d pages", templated)
+		}
+		if !single && (templated < 12 || grouped != 16) {
+			t.Errorf("template run: %d of 16 pages had template words removed, %d grouped", templated, grouped)
+		}
+	}
+}

@@ -20,6 +20,8 @@ type runFlags struct {
 	markdown     bool
 	blocks       bool
 	dedup        bool
+	singlePage   bool
+	samples      int
 	dedupFlags   dedupFlags
 }
 
@@ -38,8 +40,12 @@ summary goes to stderr, and with --summary to a JSON file.
 With --dedup the records also get "simhash", "cluster", "canonical" and
 "duplicate_of", as winnow dedup gives them.
 
-Site templates (Infholder), rules and rendering are not part of this
-command yet: every page is extracted on its own.`,
+Site templates (Infholder, seed 000) are learned in a first pass over the
+input: pages are grouped by URL (path prefixes, backed off to the host),
+each group's template is learned from up to --samples-per-group of its
+pages by pairwise LCS of block signatures, and the second pass removes the
+template blocks before the density classifier runs ("group" and
+removed.template in the record). --single-page skips the first pass.`,
 		Example: `  winnow run crawl.warc.gz --out pages.jsonl
   winnow run pages/ more.jsonl --out - --summary run.json --dedup`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -60,6 +66,8 @@ command yet: every page is extracted on its own.`,
 	fl.BoolVar(&f.markdown, "markdown", false, "add the markdown field")
 	fl.BoolVar(&f.blocks, "blocks", false, "add every block with its label and reasons")
 	fl.BoolVar(&f.dedup, "dedup", false, "mark near-duplicates (see winnow dedup)")
+	fl.BoolVar(&f.singlePage, "single-page", false, "no site templates: extract every page on its own (one pass)")
+	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
 	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash or minhash")
 	fl.Float64Var(&f.dedupFlags.threshold, "threshold", 0.8, "with --dedup: verified similarity")
 	fl.IntVar(&f.dedupFlags.k, "k", 3, "with --dedup: SimHash distance")
@@ -95,6 +103,9 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		Workers: f.workers,
 		Extract: extract.Options{MaxPageBytes: f.maxPageBytes},
 		Record:  pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
+
+		SinglePage:      f.singlePage,
+		SamplesPerGroup: f.samples,
 	}
 	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
 		opts.Progress = func(n int) {

@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
+)
+
+// DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
+const DefaultSamplesPerGroup = 40
+
+// sample is what pass 1 keeps of a page: its block signatures and sizes.
+type sample struct {
+	url    string
+	sigs   []uint32
+	words  []int
+	blocks int
+}
+
+// siteTemplates is what pass 1 learns: a group key per page (by input
+// order) and a template per group.
+type siteTemplates struct {
+	keys      []string // by input sequence; "" for inputs that are not pages
+	templates map[string]*infholder.Template
+}
+
+// learnTemplates is pass 1 (DESIGN.md, "Batch runs in two passes"): it
+// reads the inputs once, keeps every page URL and, per host, the block
+// signatures of at most samplesPerGroup*8 pages, groups the URLs
+// (infholder.GroupKeys), and learns each group's template from at most
+// samplesPerGroup of its sampled pages. Memory is bounded by the samples,
+// not by the input.
+func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTemplates, error) {
+	perGroup := opts.SamplesPerGroup
+	if perGroup <= 0 {
+		perGroup = DefaultSamplesPerGroup
+	}
+	perHost := perGroup * 8
+	var urls []string
+	pageSeq := map[int]int{} // input sequence -> index in urls
+	hostCount := map[string]int{}
+	samples := map[int]*sample{} // index in urls -> sample
+	seq := 0
+	err := ReadInputs(paths, func(in Input) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		defer func() { seq++ }()
+		if in.Status != "" || in.URL == "" {
+			return nil
+		}
+		idx := len(urls)
+		urls = append(urls, in.URL)
+		pageSeq[seq] = idx
+		host := hostOf(in.URL)
+		if hostCount[host] >= perHost {
+			return nil
+		}
+		hostCount[host]++
+		eo := opts.Extract
+		eo.URL, _ = url.Parse(in.URL)
+		eo.ContentType = in.ContentType
+		p, err := extract.Parse(in.Body, eo)
+		if err != nil {
+			return nil // it becomes an error record in pass 2
+		}
+		s := &sample{url: in.URL, sigs: make([]uint32, len(p.Blocks)), words: make([]int, len(p.Blocks))}
+		for i, b := range p.Blocks {
+			s.sigs[i], s.words[i] = b.Sig, b.Words
+		}
+		samples[idx] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	groupOf := infholder.GroupKeys(urls, 2)
+	members := map[string][]*extract.Page{}
+	var order []string
+	for idx := range urls {
+		s, ok := samples[idx]
+		if !ok {
+			continue
+		}
+		k := groupOf[idx]
+		if len(members[k]) >= perGroup {
+			continue
+		}
+		if _, seen := members[k]; !seen {
+			order = append(order, k)
+		}
+		members[k] = append(members[k], s.page())
+	}
+	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}}
+	for sq, idx := range pageSeq {
+		st.keys[sq] = groupOf[idx]
+	}
+	for _, k := range order {
+		if len(members[k]) >= 2 {
+			st.templates[k] = infholder.Learn(k, members[k], opts.Template)
+		}
+	}
+	return st, nil
+}
+
+// page rebuilds a page with blocks that carry only what learning needs.
+func (s *sample) page() *extract.Page {
+	p := &extract.Page{Blocks: make([]*extract.Block, len(s.sigs))}
+	for i := range s.sigs {
+		p.Blocks[i] = &extract.Block{Sig: s.sigs[i], Words: s.words[i]}
+	}
+	return p
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
