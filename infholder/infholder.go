@@ -15,6 +15,11 @@
 package infholder
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
 	"net/url"
 	"sort"
 	"strings"
@@ -299,4 +304,68 @@ func greedyMatches(a, b []uint32) []int {
 		}
 	}
 	return out
+}
+
+// Fit is the share of the template's common blocks (those template on at
+// least half the sample pages) that a page contains. A site that changed
+// its layout leaves most of them out: the template should be relearned.
+func (t *Template) Fit(p *extract.Page) float64 {
+	present := map[uint32]bool{}
+	for _, b := range p.Blocks {
+		present[b.Sig] = true
+	}
+	common, found := 0, 0
+	for sig, share := range t.Sigs {
+		if share >= 0.5 {
+			common++
+			if present[sig] {
+				found++
+			}
+		}
+	}
+	if common == 0 {
+		return 0
+	}
+	return float64(found) / float64(common)
+}
+
+// Save writes the template as JSON.
+func (t *Template) Save(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(t)
+}
+
+// ErrVersion is returned by Load for a template of another format version.
+var ErrVersion = errors.New("infholder: template of another version")
+
+// Load reads a template written by Save.
+func Load(r io.Reader) (*Template, error) {
+	var t Template
+	if err := json.NewDecoder(r).Decode(&t); err != nil {
+		return nil, fmt.Errorf("infholder: load template: %w", err)
+	}
+	if t.Version != TemplateVersion {
+		return nil, fmt.Errorf("%w: %d, want %d", ErrVersion, t.Version, TemplateVersion)
+	}
+	return &t, nil
+}
+
+// FileName is a file name for a group's template: the group key with
+// every character outside [a-z0-9.-] replaced, and a hash against
+// collisions.
+func FileName(group string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(group) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			sb.WriteRune(r)
+		} else {
+			sb.WriteByte('_')
+		}
+	}
+	name := sb.String()
+	if len(name) > 100 {
+		name = name[:100]
+	}
+	return fmt.Sprintf("%s-%08x.json", name, crc32.ChecksumIEEE([]byte(group)))
 }

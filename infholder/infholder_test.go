@@ -1,6 +1,8 @@
 package infholder
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -80,5 +82,39 @@ func TestDuplicatesAreNotTemplate(t *testing.T) {
 		if bl.Label == extract.Boilerplate {
 			t.Errorf("two copies of one article: %q marked as template", bl.Text)
 		}
+	}
+}
+
+func TestTemplateSaveLoadFit(t *testing.T) {
+	var pages []*extract.Page
+	for i := range 5 {
+		pages = append(pages, page(t, i, fmt.Sprintf("House %d", i)))
+	}
+	tpl := Learn("example.com/news/", pages, Options{})
+	var buf bytes.Buffer
+	if err := tpl.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(&buf)
+	if err != nil || got.Group != tpl.Group || len(got.Sigs) != len(tpl.Sigs) {
+		t.Fatalf("round trip: %v %+v", err, got)
+	}
+	if fit := got.Fit(page(t, 42, "New")); fit < 0.9 {
+		t.Errorf("a page of the same layout fits %.2f", fit)
+	}
+	// The site changes its layout: another page structure.
+	other, err := extract.Parse([]byte(`<html><body><header><h2>New site name</h2></header><main><p>A new layout with
+other blocks entirely, so that the old template no longer describes it at all.</p></main></body></html>`), extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fit := got.Fit(other); fit > 0.2 {
+		t.Errorf("a page of another layout fits %.2f", fit)
+	}
+	if _, err := Load(strings.NewReader(`{"version":99,"group":"g","sigs":{}}`)); !errors.Is(err, ErrVersion) {
+		t.Errorf("version check: %v", err)
+	}
+	if FileName("a/b") == FileName("a_b") {
+		t.Error("file names collide")
 	}
 }

@@ -33,6 +33,10 @@ type Options struct {
 	SamplesPerGroup int
 	// Template configures template learning.
 	Template infholder.Options
+	// TemplatesDir, when set, keeps one template per site group: a later
+	// run loads it instead of learning, and relearns it when the site's
+	// pages no longer fit it.
+	TemplatesDir string
 }
 
 // Summary counts what a run did.

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/winnow-go/winnow/extract"
@@ -99,11 +101,73 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		st.keys[sq] = groupOf[idx]
 	}
 	for _, k := range order {
+		if tpl := loadTemplate(opts.TemplatesDir, k, members[k]); tpl != nil {
+			st.templates[k] = tpl
+			continue
+		}
 		if len(members[k]) >= 2 {
-			st.templates[k] = infholder.Learn(k, members[k], opts.Template)
+			tpl := infholder.Learn(k, members[k], opts.Template)
+			st.templates[k] = tpl
+			if err := saveTemplate(opts.TemplatesDir, tpl); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return st, nil
+}
+
+// minFit is the mean Fit below which a saved template no longer fits its
+// site's pages and is relearned.
+const minFit = 0.5
+
+// loadTemplate returns the saved template of a group when there is one
+// of this version and it still fits the group's sampled pages.
+func loadTemplate(dir, group string, pages []*extract.Page) *infholder.Template {
+	if dir == "" {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(dir, infholder.FileName(group)))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	tpl, err := infholder.Load(f)
+	if err != nil || tpl.Group != group {
+		return nil
+	}
+	if len(pages) > 0 {
+		fit := 0.0
+		for _, p := range pages {
+			fit += tpl.Fit(p)
+		}
+		if fit/float64(len(pages)) < minFit {
+			return nil // the site changed its layout: relearn
+		}
+	}
+	return tpl
+}
+
+func saveTemplate(dir string, tpl *infholder.Template) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, infholder.FileName(tpl.Group))
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := tpl.Save(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // page rebuilds a page with blocks that carry only what learning needs.

@@ -22,6 +22,7 @@ type runFlags struct {
 	dedup        bool
 	singlePage   bool
 	samples      int
+	templates    string
 	dedupFlags   dedupFlags
 }
 
@@ -67,6 +68,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.BoolVar(&f.blocks, "blocks", false, "add every block with its label and reasons")
 	fl.BoolVar(&f.dedup, "dedup", false, "mark near-duplicates (see winnow dedup)")
 	fl.BoolVar(&f.singlePage, "single-page", false, "no site templates: extract every page on its own (one pass)")
+	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates: load them, relearn those that no longer fit, save new ones")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
 	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash or minhash")
 	fl.Float64Var(&f.dedupFlags.threshold, "threshold", 0.8, "with --dedup: verified similarity")
@@ -105,6 +107,7 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		Record:  pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
 
 		SinglePage:      f.singlePage,
+		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
 	}
 	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
