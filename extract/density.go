@@ -3,6 +3,7 @@ package extract
 import (
 	"math"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -106,6 +107,7 @@ func classifyDensity(p *Page) {
 	region = c.ownArticle(region, titleIdx)
 	inRegion := c.regionSet(region)
 	cut := c.stopperCuts(inRegion)
+	specs := c.specLists()
 	for i, b := range p.Blocks {
 		if b.Label != Unknown {
 			continue
@@ -121,6 +123,11 @@ func classifyDensity(p *Page) {
 			continue
 		}
 		if !inRegion(b.Node) {
+			if specs[i] {
+				b.Label = Content
+				b.Vote(stageDensity, "spec-list", 1)
+				continue
+			}
 			b.Label = Boilerplate
 			b.Vote(stageDensity, "outside-region", -1)
 			continue
@@ -403,6 +410,74 @@ func (c *classifier) pairTeasers() {
 			}
 		}
 	}
+}
+
+// specLists finds the items of "Label: value" lists (a product's details:
+// "ISBN-13: 9780515147926", "Publisher: Jove Books"): at least three
+// sibling items in one list or table, each a short label, a colon and a
+// value, without links. They are data of the page wherever they sit.
+func (c *classifier) specLists() map[int]bool {
+	blocks := c.page.Blocks
+	out := map[int]bool{}
+	byParent := map[*html.Node][]int{}
+	var parents []*html.Node
+	for i, b := range blocks {
+		if b.Kind != ListItem && b.Kind != TableCell && b.Kind != Paragraph {
+			continue
+		}
+		if b.LinkWords > 0 || b.Words > 20 || !labelValue(b.Text) {
+			continue
+		}
+		p := b.Node.Parent
+		if b.Kind == TableCell {
+			p = ancestor(b.Node, atom.Table)
+		}
+		if p == nil {
+			continue
+		}
+		if _, ok := byParent[p]; !ok {
+			parents = append(parents, p)
+		}
+		byParent[p] = append(byParent[p], i)
+	}
+	for _, p := range parents {
+		items := byParent[p]
+		worded := 0 // values with letters: a counter list ("Comments: 0") has none
+		for _, i := range items {
+			_, v, _ := strings.Cut(blocks[i].Text, ":")
+			if strings.IndexFunc(v, unicode.IsLetter) >= 0 {
+				worded++
+			}
+		}
+		if len(items) >= 3 && worded > 0 {
+			for _, i := range items {
+				if c.hintWithin(blocks[i].Node, nil) >= 0 {
+					out[i] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// labelValue reports whether a text is "Label: value" with a short label.
+func labelValue(s string) bool {
+	label, value, ok := strings.Cut(s, ":")
+	if !ok || strings.TrimSpace(value) == "" {
+		return false
+	}
+	label = strings.TrimSpace(label)
+	n, letters := 0, 0
+	for _, r := range label {
+		if !isWordRune(r) && r != ' ' && r != '-' {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+		n++
+	}
+	return letters >= 2 && n <= 30 // "10:11" is a time, not a label
 }
 
 // maxTeaserWords is the most text a teaser carries: a summary of two or
