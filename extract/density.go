@@ -122,12 +122,12 @@ func classifyDensity(p *Page) {
 			b.Vote(stageDensity, "title", 1)
 			continue
 		}
+		if specs[i] {
+			b.Label = Content
+			b.Vote(stageDensity, "spec-list", 1)
+			continue
+		}
 		if !inRegion(b.Node) {
-			if specs[i] {
-				b.Label = Content
-				b.Vote(stageDensity, "spec-list", 1)
-				continue
-			}
 			b.Label = Boilerplate
 			b.Vote(stageDensity, "outside-region", -1)
 			continue
