@@ -33,6 +33,9 @@ type Options struct {
 	SamplesPerGroup int
 	// Template configures template learning.
 	Template infholder.Options
+	// Skip is the number of leading records that are already written (a
+	// resumed run): they are read but neither processed nor written.
+	Skip int
 	// TemplatesDir, when set, keeps one template per site group: a later
 	// run loads it instead of learning, and relearns it when the site's
 	// pages no longer fit it.
@@ -88,6 +91,10 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		defer close(jobs)
 		seq := 0
 		readErr = ReadInputs(paths, func(in Input) error {
+			if seq < opts.Skip {
+				seq++
+				return nil
+			}
 			select {
 			case tokens <- struct{}{}:
 			case <-ctx.Done():
@@ -123,7 +130,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	sum := Summary{Kinds: map[string]int{}}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	pending := map[int]*Record{}
-	next := 0
+	next := opts.Skip
 	var writeErr error
 	for r := range results {
 		pending[r.seq] = r.rec

@@ -149,3 +149,35 @@ func TestEvalJSON(t *testing.T) {
 		t.Errorf("%d per-page lines, want 69", n)
 	}
 }
+
+// TestRunResume cuts a finished run's output at several points, as a kill
+// would leave it (whole records, then part of one), and checks that
+// --resume completes it to the same bytes.
+func TestRunResume(t *testing.T) {
+	data := shareddata.Require(t)
+	inputs := []string{filepath.Join(data, "warc", "resiliparse", "warcfile.warc.gz"), filepath.Join(data, "warc", "pywb", "iana.warc.gz"), "../../fixtures/pages"}
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.jsonl")
+	if _, code := run(t, append([]string{"run", "--out", full}, inputs...)...); code != 0 {
+		t.Fatalf("run: exit code %d", code)
+	}
+	want, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(want), "\n")
+	for _, k := range []int{0, 1, 5, 19, len(lines) - 2} {
+		part := filepath.Join(dir, "part.jsonl")
+		cut := strings.Join(lines[:k], "") + lines[k][:len(lines[k])/2]
+		if err := os.WriteFile(part, []byte(cut), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, code := run(t, append([]string{"run", "--out", part, "--resume"}, inputs...)...); code != 0 {
+			t.Fatalf("resume after %d records: exit code %d", k, code)
+		}
+		got, _ := os.ReadFile(part)
+		if string(got) != string(want) {
+			t.Errorf("resume after %d records: output differs from an uninterrupted run", k)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -23,6 +25,7 @@ type runFlags struct {
 	singlePage   bool
 	samples      int
 	templates    string
+	resume       bool
 	dedupFlags   dedupFlags
 }
 
@@ -68,6 +71,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.BoolVar(&f.blocks, "blocks", false, "add every block with its label and reasons")
 	fl.BoolVar(&f.dedup, "dedup", false, "mark near-duplicates (see winnow dedup)")
 	fl.BoolVar(&f.singlePage, "single-page", false, "no site templates: extract every page on its own (one pass)")
+	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted run after the last complete record of --out (same inputs and options)")
 	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates: load them, relearn those that no longer fit, save new ones")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
 	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash or minhash")
@@ -97,7 +101,18 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		defer os.Remove(tmp)
 		target = tmp
 	}
-	w, closeFn, err := createOut(target)
+	skip := 0
+	var w io.Writer
+	var closeFn func() error
+	var err error
+	if f.resume {
+		if f.dedup || f.out == "-" {
+			return usagef("run: --resume needs --out FILE and no --dedup")
+		}
+		skip, w, closeFn, err = resumeOut(f.out)
+	} else {
+		w, closeFn, err = createOut(target)
+	}
 	if err != nil {
 		return err
 	}
@@ -106,6 +121,7 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		Extract: extract.Options{MaxPageBytes: f.maxPageBytes},
 		Record:  pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
 
+		Skip:            skip,
 		SinglePage:      f.singlePage,
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
@@ -149,4 +165,36 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		return runDedup(tmp, df, stderr)
 	}
 	return nil
+}
+
+// resumeOut opens an interrupted run's output for appending: it keeps the
+// complete records (lines ending in a line break), cuts a partial last
+// line, and returns how many records are already there.
+func resumeOut(path string) (int, io.Writer, func() error, error) {
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return 0, nil, nil, err
+	}
+	keep := bytes.LastIndexByte(b, '\n') + 1
+	n := bytes.Count(b[:keep], []byte{'\n'})
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	if err := fh.Truncate(int64(keep)); err != nil {
+		fh.Close()
+		return 0, nil, nil, err
+	}
+	if _, err := fh.Seek(int64(keep), io.SeekStart); err != nil {
+		fh.Close()
+		return 0, nil, nil, err
+	}
+	bw := bufio.NewWriter(fh)
+	return n, bw, func() error {
+		if err := bw.Flush(); err != nil {
+			fh.Close()
+			return err
+		}
+		return fh.Close()
+	}, nil
 }
