@@ -22,7 +22,8 @@ type dedupFlags struct {
 	threshold              float64
 	k, numPerm             int
 	shingles, simShingles  []int
-	numbers                string
+	numbers, spaces        string
+	charGram               int
 	minWordLen             int
 	dropDuplicates, idf    bool
 }
@@ -59,6 +60,8 @@ not chain. The chosen table layout or banding is printed on stderr.`,
 	fl.IntSliceVar(&f.shingles, "shingles", []int{3}, "word shingle sizes for verification (e.g. 3,5)")
 	fl.IntSliceVar(&f.simShingles, "simhash-shingles", defaultSimShingles, "word shingle sizes for the SimHash fingerprint")
 	fl.StringVar(&f.numbers, "numbers", "keep", "numbers: keep, drop or mask")
+	fl.StringVar(&f.spaces, "spaces", "keep", "keep: shingle words; remove: join the words and shingle characters (survives letter-spaced and glued text)")
+	fl.IntVar(&f.charGram, "char-gram", 5, "character n-gram size with --spaces remove")
 	fl.IntVar(&f.minWordLen, "min-word-len", 0, "drop words shorter than this")
 	fl.BoolVar(&f.dropDuplicates, "drop-duplicates", false, "write only canonical records")
 	fl.BoolVar(&f.idf, "idf", false, "weight SimHash features by TF*IDF over the input collection")
@@ -89,6 +92,13 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 		return usagef("%v", err)
 	}
 	opts := dedup.Options{Shingles: f.shingles, MinWordLen: f.minWordLen}
+	switch f.spaces {
+	case "", "keep":
+	case "remove":
+		opts.Spaces, opts.CharGram = dedup.RemoveSpaces, f.charGram
+	default:
+		return usagef("--spaces %q: want keep or remove", f.spaces)
+	}
 	switch f.numbers {
 	case "keep":
 	case "drop":

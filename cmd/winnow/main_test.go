@@ -181,3 +181,23 @@ func TestRunResume(t *testing.T) {
 		}
 	}
 }
+
+func TestRunDedup(t *testing.T) {
+	dir := t.TempDir()
+	pages := filepath.Join(dir, "pages")
+	os.MkdirAll(pages, 0o755)
+	src, _ := os.ReadFile("../../fixtures/pages/news-en.html")
+	os.WriteFile(filepath.Join(pages, "a.html"), src, 0o644)
+	os.WriteFile(filepath.Join(pages, "b.html"), src, 0o644) // the same page under another name
+	other, _ := os.ReadFile("../../fixtures/pages/docs-page.html")
+	os.WriteFile(filepath.Join(pages, "c.html"), other, 0o644)
+	out := filepath.Join(dir, "out.jsonl")
+	if _, code := run(t, "run", pages, "--out", out, "--dedup", "--method", "minhash"); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	recs := readJSONL(t, out)
+	if len(recs) != 3 || recs[0]["canonical"] != true || recs[1]["canonical"] != false || recs[2]["canonical"] != true ||
+		recs[1]["duplicate_of"] != recs[0]["url"] || recs[0]["status"] != "ok" {
+		t.Errorf("records: %v", recs)
+	}
+}

@@ -159,7 +159,7 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 	if f.dedup {
 		df := f.dedupFlags
 		df.out = f.out
-		df.measure, df.numbers = "jaccard", "keep"
+		df.measure, df.numbers, df.spaces = "jaccard", "keep", "keep"
 		df.numPerm = 128
 		df.shingles, df.simShingles = []int{3}, defaultSimShingles
 		return runDedup(tmp, df, stderr)
