@@ -137,3 +137,17 @@ func BenchmarkCluster1M(b *testing.B) {
 }
 
 func sortFeatures(f []Feature) { sort.Slice(f, func(i, j int) bool { return f[i].Hash < f[j].Hash }) }
+
+// BenchmarkSimHashDefault is BenchmarkSimHash with winnow dedup's default
+// fingerprint features: words and word pairs.
+func BenchmarkSimHashDefault(b *testing.B) {
+	texts, total := loadGold(b)
+	n := mustNormalizer(b, Options{Shingles: []int{1, 2}})
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			n.Fingerprint(t)
+		}
+	}
+}
