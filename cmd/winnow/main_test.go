@@ -201,3 +201,26 @@ func TestRunDedup(t *testing.T) {
 		t.Errorf("records: %v", recs)
 	}
 }
+
+func TestRunStdin(t *testing.T) {
+	data := shareddata.Require(t)
+	b, err := os.ReadFile(filepath.Join(data, "warc", "pywb", "iana.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { w.Write(b); w.Close() }()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old }()
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	if _, code := run(t, "run", "-", "--out", out); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if n := len(readJSONL(t, out)); n != 20 {
+		t.Errorf("%d records from standard input, want 20", n)
+	}
+}

@@ -51,7 +51,8 @@ pages by pairwise LCS of block signatures, and the second pass removes the
 template blocks before the density classifier runs ("group" and
 removed.template in the record). --single-page skips the first pass.`,
 		Example: `  winnow run crawl.warc.gz --out pages.jsonl
-  winnow run pages/ more.jsonl --out - --summary run.json --dedup`,
+  winnow run pages/ more.jsonl --out - --summary run.json --dedup
+  zcat crawl.warc.gz | winnow run - --out pages.jsonl`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("run: name at least one input")
@@ -84,7 +85,17 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 	if f.out == "" {
 		return usagef("run: --out is required")
 	}
-	for _, in := range inputs {
+	for i, in := range inputs {
+		if in == "-" {
+			// Both passes read the input: spool standard input to a file.
+			spooled, err := spoolStdin()
+			if err != nil {
+				return err
+			}
+			defer os.Remove(spooled)
+			inputs[i] = spooled
+			continue
+		}
 		if _, err := os.Stat(in); err != nil {
 			return err
 		}
@@ -197,4 +208,28 @@ func resumeOut(path string) (int, io.Writer, func() error, error) {
 		}
 		return fh.Close()
 	}, nil
+}
+
+// spoolStdin copies standard input to a temporary file named for its
+// format (WARC, gzip WARC or JSONL, from its first bytes).
+func spoolStdin() (string, error) {
+	br := bufio.NewReader(os.Stdin)
+	head, _ := br.Peek(5)
+	ext := ".jsonl"
+	switch {
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		ext = ".warc.gz"
+	case bytes.HasPrefix(head, []byte("WARC/")):
+		ext = ".warc"
+	}
+	fh, err := os.CreateTemp("", "winnow-stdin-*"+ext)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(fh, br); err != nil {
+		fh.Close()
+		os.Remove(fh.Name())
+		return "", fmt.Errorf("spool standard input: %w", err)
+	}
+	return fh.Name(), fh.Close()
 }
