@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
 )
 
@@ -27,6 +28,7 @@ type extractFlags struct {
 	charset      string
 	maxPageBytes int
 	timeout      time.Duration
+	site         string
 }
 
 func newExtractCmd() *cobra.Command {
@@ -53,6 +55,7 @@ each block by its label; hover for the reasons).`,
 	fl.StringVar(&f.charset, "charset", "", "decode the page with this charset instead of detecting it")
 	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes (the record says truncated)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit for fetching a URL")
+	fl.StringVar(&f.site, "site", "", "learn the site template from this folder or WARC and mark its blocks (orange in --format html)")
 	return cmd
 }
 
@@ -92,10 +95,17 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 			opts.URL, _ = url.Parse(wrapped)
 		}
 	}
+	opts.NoClassify = true
 	p, err := extract.Extract(raw, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
+	if f.site != "" {
+		if err := applySiteTemplate(p, f.site, opts); err != nil {
+			return err
+		}
+	}
+	extract.Classify(p)
 	bw := bufio.NewWriter(w)
 	switch f.format {
 	case "text":
@@ -176,4 +186,46 @@ func fetch(ctx context.Context, rawURL string, f extractFlags) ([]byte, *url.URL
 		return nil, nil, "", fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
 	return b, resp.Request.URL, resp.Header.Get("Content-Type"), nil
+}
+
+// applySiteTemplate learns the template of the page's site group from the
+// pages of a folder or WARC and labels the page's template blocks.
+func applySiteTemplate(p *extract.Page, site string, opts extract.Options) error {
+	var pages []*extract.Page
+	var urls []string
+	err := pipeline.ReadInputs([]string{site}, func(in pipeline.Input) error {
+		if in.Status != "" || len(pages) >= 400 {
+			return nil
+		}
+		eo := opts
+		eo.URL, _ = url.Parse(in.URL)
+		eo.ContentType = in.ContentType
+		sp, err := extract.Parse(in.Body, eo)
+		if err != nil {
+			return nil
+		}
+		pages = append(pages, sp)
+		urls = append(urls, in.URL)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("--site %s: %w", site, err)
+	}
+	self := ""
+	if p.URL != nil {
+		self = p.URL.String()
+	}
+	keys := infholder.GroupKeys(append(urls, self), 2)
+	mine := keys[len(keys)-1]
+	group := []*extract.Page{p}
+	for i, k := range keys[:len(urls)] {
+		if (k == mine || self == "") && urls[i] != self && len(group) < pipeline.DefaultSamplesPerGroup {
+			group = append(group, pages[i])
+		}
+	}
+	if len(group) < 2 {
+		return fmt.Errorf("--site %s: no other page of the group %q", site, mine)
+	}
+	infholder.Learn(mine, group, infholder.Options{})
+	return nil
 }

@@ -224,3 +224,23 @@ func TestRunStdin(t *testing.T) {
 		t.Errorf("%d records from standard input, want 20", n)
 	}
 }
+
+// TestExtractSite learns the BBC section's template from its pages and
+// marks the template blocks of one page in the debug view.
+func TestExtractSite(t *testing.T) {
+	dir := filepath.Join(shareddata.Require(t), "sites", "cleanportaleval", "bbc.co.uk_news", "input")
+	page := filepath.Join(dir, "bbc.co.uk_news_01.html.gz")
+	out, code := run(t, "extract", page, "--site", dir, "--format", "html")
+	if code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if n := strings.Count(out, `class="b boilerplate template"`); n < 20 {
+		t.Errorf("%d template blocks marked", n)
+	}
+	js, _ := run(t, "extract", page, "--site", dir, "--format", "json")
+	var rec struct{ Removed map[string]int }
+	json.Unmarshal([]byte(js), &rec)
+	if rec.Removed["template"] == 0 || rec.Removed["density"] == 0 {
+		t.Errorf("removed %v", rec.Removed)
+	}
+}
