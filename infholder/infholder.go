@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/bits"
 	"net/url"
 	"sort"
 	"strings"
@@ -29,15 +30,35 @@ import (
 
 const stage = "infholder"
 
+// Signature says what of a block the template compares: seed 000's
+// "style inbreeding" variants.
+type Signature string
+
+// The signature variants. Content is Infholder's own (tags and text).
+const (
+	SigContent  Signature = "content"   // tag path and text (extract.Block.Sig)
+	SigTags     Signature = "tags"      // the tag path only: intersect the DOM trees
+	SigTagsSize Signature = "tags+size" // tag path and the order of magnitude of the text
+	SigTagsKind Signature = "tags+kind" // tag path, block kind and whether it is all links
+)
+
+// Signatures lists the variants in a fixed order.
+var Signatures = []Signature{SigContent, SigTags, SigTagsSize, SigTagsKind}
+
 // Options configure learning. The zero value compares each page with 5
-// peers, needs runs of 3 matched blocks and a match in half the peers.
+// peers, needs runs of 3 matched blocks and a match in half the peers,
+// and compares blocks by tags and text.
 type Options struct {
-	Peers   int // peers each page is compared with; 0 means 5
-	MinRun  int // consecutive matched blocks that make a run; 0 means 3
-	LongRun int // words from which a lone matched block counts; 0 means 12
+	Signature Signature // what is compared; "" means SigContent
+	Peers     int       // peers each page is compared with; 0 means 5
+	MinRun    int       // consecutive matched blocks that make a run; 0 means 3
+	LongRun   int       // words from which a lone matched block counts; 0 means 12
 }
 
 func (o *Options) ensureDefaults() {
+	if o.Signature == "" {
+		o.Signature = SigContent
+	}
 	if o.Peers == 0 {
 		o.Peers = 5
 	}
@@ -130,10 +151,11 @@ func GroupKeys(urls []string, minSize int) []string {
 // of their template blocks, with the share of sample pages where each was
 // template.
 type Template struct {
-	Version int                `json:"version"`
-	Group   string             `json:"group"`
-	Pages   int                `json:"pages"`
-	Sigs    map[uint32]float64 `json:"sigs"`
+	Version   int                `json:"version"`
+	Group     string             `json:"group"`
+	Signature Signature          `json:"signature"`
+	Pages     int                `json:"pages"`
+	Sigs      map[uint32]float64 `json:"sigs"`
 }
 
 // duplicateShare: two pages whose block vectors match on this share of
@@ -149,13 +171,13 @@ const TemplateVersion = 1
 // slice (wrapping round), so the result does not depend on map order.
 func Learn(group string, pages []*extract.Page, opts Options) *Template {
 	opts.ensureDefaults()
-	t := &Template{Version: TemplateVersion, Group: group, Pages: len(pages), Sigs: map[uint32]float64{}}
+	t := &Template{Version: TemplateVersion, Group: group, Signature: opts.Signature, Pages: len(pages), Sigs: map[uint32]float64{}}
 	if len(pages) < 2 {
 		return t
 	}
 	seqs := make([][]uint32, len(pages))
 	for i, p := range pages {
-		seqs[i] = sigs(p)
+		seqs[i] = sigs(p, opts.Signature)
 	}
 	peers := min(opts.Peers, len(pages)-1)
 	seen := map[uint32]int{}
@@ -184,7 +206,7 @@ func Learn(group string, pages []*extract.Page, opts Options) *Template {
 				b := p.Blocks[idx]
 				b.Label = extract.Boilerplate
 				b.Vote(stage, "template", -float64(v)/float64(compared))
-				seen[b.Sig]++
+				seen[seqs[i][idx]]++
 			}
 		}
 	}
@@ -203,26 +225,44 @@ func (t *Template) Apply(p *extract.Page, opts Options) float64 {
 	if len(t.Sigs) == 0 || len(p.Blocks) == 0 {
 		return 0
 	}
+	seq := sigs(p, t.signature())
 	in := make([]bool, len(p.Blocks))
-	for i, b := range p.Blocks {
-		in[i] = t.Sigs[b.Sig] > 0
+	for i := range p.Blocks {
+		in[i] = t.Sigs[seq[i]] > 0
 	}
 	matched := 0
 	for _, idx := range guard(in, p.Blocks, opts) {
 		b := p.Blocks[idx]
 		if b.Label == extract.Unknown {
 			b.Label = extract.Boilerplate
-			b.Vote(stage, "template", -t.Sigs[b.Sig])
+			b.Vote(stage, "template", -t.Sigs[seq[idx]])
 		}
 		matched++
 	}
 	return float64(matched) / float64(len(p.Blocks))
 }
 
-func sigs(p *extract.Page) []uint32 {
+func (t *Template) signature() Signature {
+	if t.Signature == "" {
+		return SigContent
+	}
+	return t.Signature
+}
+
+// sigs returns the page's block signatures under a variant.
+func sigs(p *extract.Page, v Signature) []uint32 {
 	out := make([]uint32, len(p.Blocks))
 	for i, b := range p.Blocks {
-		out[i] = b.Sig
+		switch v {
+		case SigTags:
+			out[i] = crc32.ChecksumIEEE([]byte(b.Path))
+		case SigTagsSize:
+			out[i] = crc32.ChecksumIEEE([]byte(fmt.Sprintf("%s\x00%d", b.Path, bits.Len(uint(b.Words)))))
+		case SigTagsKind:
+			out[i] = crc32.ChecksumIEEE([]byte(fmt.Sprintf("%s\x00%d\x00%v", b.Path, b.Kind, b.LinkWords == b.Words && b.Words > 0)))
+		default:
+			out[i] = b.Sig
+		}
 	}
 	return out
 }
@@ -311,8 +351,8 @@ func greedyMatches(a, b []uint32) []int {
 // its layout leaves most of them out: the template should be relearned.
 func (t *Template) Fit(p *extract.Page) float64 {
 	present := map[uint32]bool{}
-	for _, b := range p.Blocks {
-		present[b.Sig] = true
+	for _, sig := range sigs(p, t.signature()) {
+		present[sig] = true
 	}
 	common, found := 0, 0
 	for sig, share := range t.Sigs {

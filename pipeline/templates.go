@@ -14,12 +14,10 @@ import (
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
 
-// sample is what pass 1 keeps of a page: its block signatures and sizes.
+// sample is what pass 1 keeps of a page: the blocks without their tree
+// and text, which is all that template learning compares.
 type sample struct {
-	url    string
-	sigs   []uint32
-	words  []int
-	blocks int
+	blocks []extract.Block
 }
 
 // siteTemplates is what pass 1 learns: a group key per page (by input
@@ -69,9 +67,9 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		if err != nil {
 			return nil // it becomes an error record in pass 2
 		}
-		s := &sample{url: in.URL, sigs: make([]uint32, len(p.Blocks)), words: make([]int, len(p.Blocks))}
+		s := &sample{blocks: make([]extract.Block, len(p.Blocks))}
 		for i, b := range p.Blocks {
-			s.sigs[i], s.words[i] = b.Sig, b.Words
+			s.blocks[i] = extract.Block{Kind: b.Kind, Words: b.Words, LinkWords: b.LinkWords, Path: b.Path, Sig: b.Sig}
 		}
 		samples[idx] = s
 		return nil
@@ -172,9 +170,9 @@ func saveTemplate(dir string, tpl *infholder.Template) error {
 
 // page rebuilds a page with blocks that carry only what learning needs.
 func (s *sample) page() *extract.Page {
-	p := &extract.Page{Blocks: make([]*extract.Block, len(s.sigs))}
-	for i := range s.sigs {
-		p.Blocks[i] = &extract.Block{Sig: s.sigs[i], Words: s.words[i]}
+	p := &extract.Page{Blocks: make([]*extract.Block, len(s.blocks))}
+	for i := range s.blocks {
+		p.Blocks[i] = &s.blocks[i]
 	}
 	return p
 }

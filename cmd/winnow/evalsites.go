@@ -57,13 +57,22 @@ func runEvalSites(w io.Writer, data string, asJSON bool) error {
 	defer bw.Flush()
 	variants := map[string]evaluate.PRF{}
 	for _, v := range []evaluate.SiteVariant{evaluate.SinglePage, evaluate.Template, evaluate.TemplateOnly} {
-		texts, err := evaluate.ExtractSites(pages, v, infholder.Options{})
-		if err != nil {
-			return err
+		for _, sig := range infholder.Signatures {
+			if v == evaluate.SinglePage && sig != infholder.SigContent {
+				continue
+			}
+			texts, err := evaluate.ExtractSites(pages, v, infholder.Options{Signature: sig})
+			if err != nil {
+				return err
+			}
+			s := evaluate.ScoreSites(pages, texts)
+			name := string(v)
+			if v != evaluate.SinglePage && sig != infholder.SigContent {
+				name += "/" + string(sig)
+			}
+			variants[name] = s
+			fmt.Fprintf(bw, "%-24s pages %d  P %.4f  R %.4f  F1 %.4f\n", name, len(pages), s.Precision, s.Recall, s.F1)
 		}
-		s := evaluate.ScoreSites(pages, texts)
-		variants[string(v)] = s
-		fmt.Fprintf(bw, "%-14s pages %d  P %.4f  R %.4f  F1 %.4f\n", v, len(pages), s.Precision, s.Recall, s.F1)
 	}
 	if asJSON {
 		best := variants[string(evaluate.Template)]
@@ -95,13 +104,22 @@ func runEvalSWDE(w io.Writer, data string, asJSON bool) error {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	variants := map[string]evaluate.SWDEScore{}
-	for _, v := range []evaluate.SiteVariant{evaluate.SinglePage, evaluate.Template} {
-		s, err := evaluate.ScoreSWDE(sites, v, infholder.Options{})
-		if err != nil {
-			return err
+	for _, v := range []evaluate.SiteVariant{evaluate.SinglePage, evaluate.Template, evaluate.TemplateOnly} {
+		for _, sig := range infholder.Signatures {
+			if v == evaluate.SinglePage && sig != infholder.SigContent {
+				continue
+			}
+			s, err := evaluate.ScoreSWDE(sites, v, infholder.Options{Signature: sig})
+			if err != nil {
+				return err
+			}
+			name := string(v)
+			if v != evaluate.SinglePage && sig != infholder.SigContent {
+				name += "/" + string(sig)
+			}
+			variants[name] = s
+			fmt.Fprintf(bw, "%-24s pages 1000  survival %.4f (%d of %d values lost)  recurring removed %.4f\n", name, s.Survival, s.Lost, s.Values, s.RecurringRemoved)
 		}
-		variants[string(v)] = s
-		fmt.Fprintf(bw, "%-12s pages 1000  survival %.4f (%d of %d values lost)  recurring removed %.4f\n", v, s.Survival, s.Lost, s.Values, s.RecurringRemoved)
 	}
 	if asJSON {
 		best := variants[string(evaluate.Template)]

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
 )
 
@@ -26,6 +27,7 @@ type runFlags struct {
 	samples      int
 	templates    string
 	resume       bool
+	signature    string
 	dedupFlags   dedupFlags
 }
 
@@ -73,6 +75,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.BoolVar(&f.dedup, "dedup", false, "mark near-duplicates (see winnow dedup)")
 	fl.BoolVar(&f.singlePage, "single-page", false, "no site templates: extract every page on its own (one pass)")
 	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted run after the last complete record of --out (same inputs and options)")
+	fl.StringVar(&f.signature, "template-signature", "content", "what site templates compare: content (tags and text), tags, tags+size or tags+kind (seed 000's style-inbreeding variants; content measures best, see winnow eval sites)")
 	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates: load them, relearn those that no longer fit, save new ones")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
 	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash or minhash")
@@ -84,6 +87,13 @@ removed.template in the record). --single-page skips the first pass.`,
 func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) error {
 	if f.out == "" {
 		return usagef("run: --out is required")
+	}
+	known := false
+	for _, s := range infholder.Signatures {
+		known = known || string(s) == f.signature
+	}
+	if !known {
+		return usagef("run: --template-signature %q: want content, tags, tags+size or tags+kind", f.signature)
 	}
 	for i, in := range inputs {
 		if in == "-" {
@@ -133,6 +143,7 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		Record:  pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
 
 		Skip:            skip,
+		Template:        infholder.Options{Signature: infholder.Signature(f.signature)},
 		SinglePage:      f.singlePage,
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
