@@ -171,49 +171,90 @@ const TemplateVersion = 1
 // slice (wrapping round), so the result does not depend on map order.
 func Learn(group string, pages []*extract.Page, opts Options) *Template {
 	opts.ensureDefaults()
-	t := &Template{Version: TemplateVersion, Group: group, Signature: opts.Signature, Pages: len(pages), Sigs: map[uint32]float64{}}
-	if len(pages) < 2 {
-		return t
-	}
-	seqs := make([][]uint32, len(pages))
+	samples := make([]Sample, len(pages))
 	for i, p := range pages {
-		seqs[i] = sigs(p, opts.Signature)
+		samples[i] = NewSample(p, opts.Signature)
 	}
-	peers := min(opts.Peers, len(pages)-1)
+	t, marks := learn(group, samples, opts)
+	for i, p := range pages {
+		for _, m := range marks[i] {
+			b := p.Blocks[m.block]
+			b.Label = extract.Boilerplate
+			b.Vote(stage, "template", -m.share)
+		}
+	}
+	return t
+}
+
+// Sample is what learning needs of a page: the signature and word count
+// of each block, a few bytes a block. A batch run keeps samples, not
+// pages, so its memory does not grow with the pages of a site.
+type Sample struct {
+	Sigs  []uint32
+	Words []uint16
+}
+
+// NewSample takes a page's block signatures under a variant.
+func NewSample(p *extract.Page, v Signature) Sample {
+	s := Sample{Sigs: sigs(p, v), Words: make([]uint16, len(p.Blocks))}
+	for i, b := range p.Blocks {
+		s.Words[i] = uint16(min(b.Words, 65535))
+	}
+	return s
+}
+
+// LearnSamples is Learn on samples: it returns the group's template
+// without labelling anything.
+func LearnSamples(group string, samples []Sample, opts Options) *Template {
+	opts.ensureDefaults()
+	t, _ := learn(group, samples, opts)
+	return t
+}
+
+type mark struct {
+	block int
+	share float64
+}
+
+func learn(group string, samples []Sample, opts Options) (*Template, [][]mark) {
+	t := &Template{Version: TemplateVersion, Group: group, Signature: opts.Signature, Pages: len(samples), Sigs: map[uint32]float64{}}
+	marks := make([][]mark, len(samples))
+	if len(samples) < 2 {
+		return t, marks
+	}
+	peers := min(opts.Peers, len(samples)-1)
 	seen := map[uint32]int{}
-	for i, p := range pages {
-		votes := make([]int, len(seqs[i]))
+	for i, smp := range samples {
+		votes := make([]int, len(smp.Sigs))
 		compared := 0
 		for k := 1; k <= peers; k++ {
-			j := (i + k) % len(pages)
-			matches := lcsMatches(seqs[i], seqs[j])
-			if float64(len(matches)) >= duplicateShare*float64(max(len(seqs[i]), len(seqs[j]))) {
+			other := samples[(i+k)%len(samples)]
+			matches := lcsMatches(smp.Sigs, other.Sigs)
+			if float64(len(matches)) >= duplicateShare*float64(max(len(smp.Sigs), len(other.Sigs))) {
 				// The two pages are copies of one article (a reprint, the
 				// same post under two URLs): what they share is not template.
 				continue
 			}
 			compared++
-			in := make([]bool, len(seqs[i]))
+			in := make([]bool, len(smp.Sigs))
 			for _, idx := range matches {
 				in[idx] = true
 			}
-			for _, idx := range guard(in, p.Blocks, opts) {
+			for _, idx := range guard(in, smp.Words, opts) {
 				votes[idx]++
 			}
 		}
 		for idx, v := range votes {
 			if v > 0 && 2*v >= compared {
-				b := p.Blocks[idx]
-				b.Label = extract.Boilerplate
-				b.Vote(stage, "template", -float64(v)/float64(compared))
-				seen[seqs[i][idx]]++
+				marks[i] = append(marks[i], mark{idx, float64(v) / float64(compared)})
+				seen[smp.Sigs[idx]]++
 			}
 		}
 	}
 	for sig, n := range seen {
-		t.Sigs[sig] = float64(n) / float64(len(pages))
+		t.Sigs[sig] = float64(n) / float64(len(samples))
 	}
-	return t
+	return t, marks
 }
 
 // Apply labels the blocks of a new page of the group that the template
@@ -225,13 +266,14 @@ func (t *Template) Apply(p *extract.Page, opts Options) float64 {
 	if len(t.Sigs) == 0 || len(p.Blocks) == 0 {
 		return 0
 	}
-	seq := sigs(p, t.signature())
+	smp := NewSample(p, t.signature())
 	in := make([]bool, len(p.Blocks))
 	for i := range p.Blocks {
-		in[i] = t.Sigs[seq[i]] > 0
+		in[i] = t.Sigs[smp.Sigs[i]] > 0
 	}
 	matched := 0
-	for _, idx := range guard(in, p.Blocks, opts) {
+	seq := smp.Sigs
+	for _, idx := range guard(in, smp.Words, opts) {
 		b := p.Blocks[idx]
 		if b.Label == extract.Unknown {
 			b.Label = extract.Boilerplate
@@ -267,7 +309,7 @@ func sigs(p *extract.Page, v Signature) []uint32 {
 	return out
 }
 
-func guard(in []bool, blocks []*extract.Block, opts Options) []int {
+func guard(in []bool, words []uint16, opts Options) []int {
 	var out []int
 	for i := 0; i < len(in); {
 		if !in[i] {
@@ -279,7 +321,7 @@ func guard(in []bool, blocks []*extract.Block, opts Options) []int {
 			j++
 		}
 		for k := i; k < j; k++ {
-			if j-i >= opts.MinRun || blocks[k].Words >= opts.LongRun {
+			if j-i >= opts.MinRun || int(words[k]) >= opts.LongRun {
 				out = append(out, k)
 			}
 		}
@@ -347,11 +389,12 @@ func greedyMatches(a, b []uint32) []int {
 }
 
 // Fit is the share of the template's common blocks (those template on at
-// least half the sample pages) that a page contains. A site that changed
+// least half the sample pages) that a page's sample (NewSample with the
+// template's Signature) contains. A site that changed
 // its layout leaves most of them out: the template should be relearned.
-func (t *Template) Fit(p *extract.Page) float64 {
+func (t *Template) Fit(s Sample) float64 {
 	present := map[uint32]bool{}
-	for _, sig := range sigs(p, t.signature()) {
+	for _, sig := range s.Sigs {
 		present[sig] = true
 	}
 	common, found := 0, 0

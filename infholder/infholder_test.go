@@ -99,7 +99,7 @@ func TestTemplateSaveLoadFit(t *testing.T) {
 	if err != nil || got.Group != tpl.Group || len(got.Sigs) != len(tpl.Sigs) {
 		t.Fatalf("round trip: %v %+v", err, got)
 	}
-	if fit := got.Fit(page(t, 42, "New")); fit < 0.9 {
+	if fit := got.Fit(NewSample(page(t, 42, "New"), SigContent)); fit < 0.9 {
 		t.Errorf("a page of the same layout fits %.2f", fit)
 	}
 	// The site changes its layout: another page structure.
@@ -108,7 +108,7 @@ other blocks entirely, so that the old template no longer describes it at all.</
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fit := got.Fit(other); fit > 0.2 {
+	if fit := got.Fit(NewSample(other, SigContent)); fit > 0.2 {
 		t.Errorf("a page of another layout fits %.2f", fit)
 	}
 	if _, err := Load(strings.NewReader(`{"version":99,"group":"g","sigs":{}}`)); !errors.Is(err, ErrVersion) {

@@ -14,12 +14,6 @@ import (
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
 
-// sample is what pass 1 keeps of a page: the blocks without their tree
-// and text, which is all that template learning compares.
-type sample struct {
-	blocks []extract.Block
-}
-
 // siteTemplates is what pass 1 learns: a group key per page (by input
 // order) and a template per group.
 type siteTemplates struct {
@@ -38,11 +32,15 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 	if perGroup <= 0 {
 		perGroup = DefaultSamplesPerGroup
 	}
-	perHost := perGroup * 8
+	perHost := perGroup * 2
+	sig := opts.Template.Signature
+	if sig == "" {
+		sig = infholder.SigContent
+	}
 	var urls []string
 	pageSeq := map[int]int{} // input sequence -> index in urls
 	hostCount := map[string]int{}
-	samples := map[int]*sample{} // index in urls -> sample
+	samples := map[int]infholder.Sample{} // index in urls -> sample
 	seq := 0
 	err := ReadInputs(paths, func(in Input) error {
 		if err := ctx.Err(); err != nil {
@@ -67,18 +65,14 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		if err != nil {
 			return nil // it becomes an error record in pass 2
 		}
-		s := &sample{blocks: make([]extract.Block, len(p.Blocks))}
-		for i, b := range p.Blocks {
-			s.blocks[i] = extract.Block{Kind: b.Kind, Words: b.Words, LinkWords: b.LinkWords, Path: b.Path, Sig: b.Sig}
-		}
-		samples[idx] = s
+		samples[idx] = infholder.NewSample(p, sig)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	groupOf := infholder.GroupKeys(urls, 2)
-	members := map[string][]*extract.Page{}
+	members := map[string][]infholder.Sample{}
 	var order []string
 	for idx := range urls {
 		s, ok := samples[idx]
@@ -92,7 +86,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		if _, seen := members[k]; !seen {
 			order = append(order, k)
 		}
-		members[k] = append(members[k], s.page())
+		members[k] = append(members[k], s)
 	}
 	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}}
 	for sq, idx := range pageSeq {
@@ -104,7 +98,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 			continue
 		}
 		if len(members[k]) >= 2 {
-			tpl := infholder.Learn(k, members[k], opts.Template)
+			tpl := infholder.LearnSamples(k, members[k], opts.Template)
 			st.templates[k] = tpl
 			if err := saveTemplate(opts.TemplatesDir, tpl); err != nil {
 				return nil, err
@@ -120,7 +114,7 @@ const minFit = 0.5
 
 // loadTemplate returns the saved template of a group when there is one
 // of this version and it still fits the group's sampled pages.
-func loadTemplate(dir, group string, pages []*extract.Page) *infholder.Template {
+func loadTemplate(dir, group string, samples []infholder.Sample) *infholder.Template {
 	if dir == "" {
 		return nil
 	}
@@ -133,12 +127,12 @@ func loadTemplate(dir, group string, pages []*extract.Page) *infholder.Template 
 	if err != nil || tpl.Group != group {
 		return nil
 	}
-	if len(pages) > 0 {
+	if len(samples) > 0 {
 		fit := 0.0
-		for _, p := range pages {
-			fit += tpl.Fit(p)
+		for _, s := range samples {
+			fit += tpl.Fit(s)
 		}
-		if fit/float64(len(pages)) < minFit {
+		if fit/float64(len(samples)) < minFit {
 			return nil // the site changed its layout: relearn
 		}
 	}
@@ -166,15 +160,6 @@ func saveTemplate(dir string, tpl *infholder.Template) error {
 		return err
 	}
 	return os.Rename(tmp, path)
-}
-
-// page rebuilds a page with blocks that carry only what learning needs.
-func (s *sample) page() *extract.Page {
-	p := &extract.Page{Blocks: make([]*extract.Block, len(s.blocks))}
-	for i := range s.blocks {
-		p.Blocks[i] = &s.blocks[i]
-	}
-	return p
 }
 
 func hostOf(raw string) string {
