@@ -38,7 +38,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		sig = infholder.SigContent
 	}
 	var urls []string
-	pageSeq := map[int]int{} // input sequence -> index in urls
+	var pageSeq []int32 // input sequence -> index in urls, -1 for inputs that are not pages
 	hostCount := map[string]int{}
 	samples := map[int]infholder.Sample{} // index in urls -> sample
 	seq := 0
@@ -48,11 +48,12 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		}
 		defer func() { seq++ }()
 		if in.Status != "" || in.URL == "" {
+			pageSeq = append(pageSeq, -1)
 			return nil
 		}
 		idx := len(urls)
 		urls = append(urls, in.URL)
-		pageSeq[seq] = idx
+		pageSeq = append(pageSeq, int32(idx))
 		host := hostOf(in.URL)
 		if hostCount[host] >= perHost {
 			return nil
@@ -90,7 +91,9 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 	}
 	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}}
 	for sq, idx := range pageSeq {
-		st.keys[sq] = groupOf[idx]
+		if idx >= 0 {
+			st.keys[sq] = groupOf[idx]
+		}
 	}
 	for _, k := range order {
 		if tpl := loadTemplate(opts.TemplatesDir, k, members[k]); tpl != nil {
