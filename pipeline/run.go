@@ -23,8 +23,9 @@ type Options struct {
 	Extract extract.Options // MaxPageBytes and the like; URL, FetchedAt and ContentType are set per page
 	Record  RecordOptions
 	// Progress, when set, is called after every record written with the
-	// number of records written so far.
-	Progress func(written int)
+	// number of records written so far and the number of records the run
+	// will write (known after pass 1; 0 in a single-page run).
+	Progress func(written, total int)
 	// SinglePage turns off site templates: every page is extracted on its
 	// own, and the input is read once.
 	SinglePage bool
@@ -77,6 +78,10 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		if st, err = learnTemplates(ctx, paths, opts); err != nil {
 			return Summary{}, fmt.Errorf("pipeline: pass 1: %w", err)
 		}
+	}
+	total := 0
+	if st != nil {
+		total = len(st.keys)
 	}
 	jobs := make(chan job, workers)
 	results := make(chan result, workers)
@@ -147,7 +152,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			}
 			sum.count(rec)
 			if opts.Progress != nil {
-				opts.Progress(sum.Written)
+				opts.Progress(opts.Skip+sum.Written, total)
 			}
 		}
 	}

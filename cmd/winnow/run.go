@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
 
 	"github.com/winnow-go/winnow/extract"
@@ -148,19 +150,31 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
 	}
+	finishProgress := func() {}
 	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
-		opts.Progress = func(n int) {
-			if n%100 == 0 {
-				fmt.Fprintf(stderr, "\r%d records", n)
+		progress := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(40))
+		var bar *mpb.Bar
+		opts.Progress = func(n, total int) {
+			if bar == nil {
+				bar = progress.AddBar(int64(total),
+					mpb.PrependDecorators(decor.Name("records "), decor.CountersNoUnit("%d / %d")),
+					mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.Elapsed(decor.ET_STYLE_GO)))
 			}
+			bar.SetCurrent(int64(n))
+		}
+		finishProgress = func() {
+			if bar != nil {
+				bar.SetTotal(-1, true) // complete, whatever the total said
+			} else {
+				progress.Shutdown()
+			}
+			progress.Wait()
 		}
 	}
 	sum, runErr := pipeline.Run(ctx, inputs, w, opts)
+	finishProgress()
 	if err := closeFn(); err != nil && runErr == nil {
 		runErr = err
-	}
-	if opts.Progress != nil {
-		fmt.Fprint(stderr, "\r")
 	}
 	fmt.Fprintln(stderr, sum.Describe())
 	if runErr != nil {
