@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/winnow-go/winnow/internal/shareddata"
+)
+
+// TestMain lets the tests run the real command in a child process: with
+// WINNOW_MAIN=1 the test binary is winnow.
+func TestMain(m *testing.M) {
+	if os.Getenv("WINNOW_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// bigWARC writes a WARC of n pages made from the gold texts, enough for a
+// run that lasts a few seconds.
+func bigWARC(t *testing.T, path string, n int) {
+	data := shareddata.Require(t)
+	golds, _ := filepath.Glob(filepath.Join(data, "extract", "daniel-ru", "gold", "*.txt"))
+	var buf bytes.Buffer
+	for i := range n {
+		g, err := os.ReadFile(golds[i%len(golds)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := fmt.Sprintf(`<html><head><meta charset="utf-8"><title>Story %d</title></head><body><div class="menu"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div><article><h1>Story %d</h1><p>%s</p></article><div class="footer">Footer of site %d</div></body></html>`,
+			i, i, strings.ReplaceAll(string(g), "\n", "</p><p>"), i%7)
+		http := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n%s", body)
+		fmt.Fprintf(&buf, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://site%d.example/news/%d\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", i%7, i, len(http), http)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResumeAfterSIGKILL kills a real run with SIGKILL at several moments,
+// resumes it, and compares with an uninterrupted run byte for byte.
+func TestResumeAfterSIGKILL(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "crawl.warc")
+	bigWARC(t, in, 6000)
+	winnow := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "WINNOW_MAIN=1")
+		return cmd
+	}
+	full := filepath.Join(dir, "full.jsonl")
+	if out, err := winnow("run", in, "--out", full).CombinedOutput(); err != nil {
+		t.Fatalf("full run: %v\n%s", err, out)
+	}
+	want, _ := os.ReadFile(full)
+	killed := 0
+	for _, after := range []time.Duration{300 * time.Millisecond, 800 * time.Millisecond, 1500 * time.Millisecond, 2500 * time.Millisecond} {
+		part := filepath.Join(dir, fmt.Sprintf("part-%d.jsonl", after.Milliseconds()))
+		cmd := winnow("run", in, "--out", part)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(after)
+		if err := cmd.Process.Signal(syscall.SIGKILL); err == nil {
+			killed++
+		}
+		cmd.Wait()
+		if out, err := winnow("run", in, "--out", part, "--resume").CombinedOutput(); err != nil {
+			t.Fatalf("resume after %v: %v\n%s", after, err, out)
+		}
+		got, _ := os.ReadFile(part)
+		if !bytes.Equal(got, want) {
+			t.Errorf("killed after %v and resumed: %d bytes, want %d identical bytes", after, len(got), len(want))
+		}
+	}
+	if killed == 0 {
+		t.Error("every run finished before the kill: the test killed nothing")
+	}
+}
