@@ -135,7 +135,27 @@ func classifyDensity(p *Page) {
 		c.labelInside(b, region)
 	}
 	c.bridgeTitle(titleIdx)
+	c.keepAuthor(titleIdx)
 	c.trimEdges()
+}
+
+// keepAuthor keeps an author line set as a heading or paragraph right
+// under the title ("by Fern Michaels", "By: Craig Groeschel"): on a book
+// or product page it is data of the page.
+func (c *classifier) keepAuthor(titleIdx int) {
+	blocks := c.page.Blocks
+	if titleIdx < 0 || titleIdx+1 >= len(blocks) {
+		return
+	}
+	b := blocks[titleIdx+1]
+	if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
+		return
+	}
+	if b.Kind != Heading && b.Kind != Paragraph || b.Words > 12 || b.hint < 0 || !authorLine(b.Text) {
+		return
+	}
+	b.Label = Content
+	b.Vote(stageDensity, "author", 1)
 }
 
 // bridgeTitle keeps the text between the article title and the first kept
@@ -425,6 +445,12 @@ func (c *classifier) specLists() map[int]bool {
 		if b.Kind != ListItem && b.Kind != TableCell && b.Kind != Paragraph {
 			continue
 		}
+		if strings.Contains(b.Text, "\n") {
+			if specBlock(b) && c.hintWithin(b.Node, nil) >= 0 {
+				out[i] = true
+			}
+			continue
+		}
 		if b.LinkWords > 0 || b.Words > 20 || !labelValue(b.Text) {
 			continue
 		}
@@ -458,6 +484,29 @@ func (c *classifier) specLists() map[int]bool {
 		}
 	}
 	return out
+}
+
+// specBlock reports whether a block of several lines is itself a
+// "Label: value" list (a table cell holding "Format: Hardcover",
+// "Vendor: Zondervan", "ISBN-13: 9780310327899" on lines of their own):
+// at least three such lines, two thirds of all, and links on at most half
+// of its words (a value may link to the publisher's other books).
+func specBlock(b *Block) bool {
+	if b.LinkDensity() > 0.5 {
+		return false
+	}
+	lines := strings.Split(b.Text, "\n")
+	pairs, worded := 0, 0
+	for _, l := range lines {
+		if len(l) > 200 || !labelValue(l) {
+			continue
+		}
+		pairs++
+		if _, v, _ := strings.Cut(l, ":"); strings.IndexFunc(v, unicode.IsLetter) >= 0 {
+			worded++
+		}
+	}
+	return pairs >= 3 && 3*pairs >= 2*len(lines) && worded > 0
 }
 
 // labelValue reports whether a text is "Label: value" with a short label.

@@ -86,6 +86,18 @@ func byline(s string) bool {
 	return false
 }
 
+// authorLine reports whether a text opens with "by" and a name: "by Fern
+// Michaels", "By: Craig Groeschel".
+func authorLine(s string) bool {
+	t := strings.ToLower(strings.TrimSpace(s))
+	rest, ok := strings.CutPrefix(t, "by")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, ": ")
+	return len(rest) < len(t)-2 && rest != "" && !strings.ContainsAny(rest[:1], "0123456789")
+}
+
 // bylineTitles end an author line that names the author's job.
 var bylineTitles = []string{"writer", "correspondent", "reporter", "editor", "staff",
 	"корреспондент", "журналист", "redakteur", "korrespondent", "journalist", "journaliste"}
