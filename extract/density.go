@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -838,7 +839,7 @@ func (c *classifier) titleBlock(region *html.Node) int {
 			continue
 		}
 		t := normTitle(b.Text)
-		if t == "" || len(t) > 400 {
+		if t == "" || len(t) > 400 || authorLine(t) {
 			continue
 		}
 		s := 0.0
@@ -872,6 +873,13 @@ func (c *classifier) titleBlock(region *html.Node) int {
 func titleMatch(heading, title string) float64 {
 	if heading == "" || title == "" {
 		return 0
+	}
+	if rest, ok := strings.CutPrefix(title, heading); ok && rest != "" {
+		// The title's first field: "Lydia's Charm" in "Lydia's Charm:
+		// Wanda E. Brunstetter: 9781602600638: Christianbook.com".
+		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, " ")); strings.ContainsRune(":|-–—·»/", r) {
+			return 0.8
+		}
 	}
 	if strings.Contains(title, heading) || strings.Contains(heading, title) {
 		cover := float64(len(heading)) / float64(len(title))
