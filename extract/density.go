@@ -89,12 +89,13 @@ func (b *Block) weight() float64 {
 }
 
 type classifier struct {
-	page   *Page
-	w      []float64              // block weights
-	weight map[*html.Node]float64 // subtree sums of block weights
-	pos    map[*html.Node]float64 // subtree sums of positive block weights
-	span   map[*html.Node][2]int  // first and last block index in the subtree
-	named  []*html.Node           // elements named as the article body (articleBodyName)
+	page      *Page
+	w         []float64              // block weights
+	weight    map[*html.Node]float64 // subtree sums of block weights
+	pos       map[*html.Node]float64 // subtree sums of positive block weights
+	span      map[*html.Node][2]int  // first and last block index in the subtree
+	named     []*html.Node           // elements named as the article body (articleBodyName)
+	weakTitle bool                   // the title block matched the page title only loosely
 }
 
 // classifyDensity labels every block of p that no earlier stage labelled.
@@ -165,7 +166,7 @@ func (c *classifier) keepAuthor(titleIdx int) {
 // running text qualifies (a sentence, few links, no boilerplate name).
 func (c *classifier) bridgeTitle(titleIdx int) {
 	blocks := c.page.Blocks
-	if titleIdx < 0 {
+	if titleIdx < 0 || c.weakTitle {
 		return
 	}
 	end := -1
@@ -830,7 +831,7 @@ func isTitleVote(b *Block) bool {
 // there is none.
 func (c *classifier) titleBlock(region *html.Node) int {
 	title := normTitle(c.page.Title)
-	best, bestScore := -1, 0.0
+	best, bestScore, bestCover := -1, 0.0, 0.0
 	for i, b := range c.page.Blocks {
 		if b.Kind != Heading && !(b.Node != nil && strings.Contains(strings.ToLower(attr(b.Node, "class")), "title")) {
 			continue
@@ -842,8 +843,8 @@ func (c *classifier) titleBlock(region *html.Node) int {
 		if t == "" || len(t) > 400 || authorLine(t) {
 			continue
 		}
-		s := 0.0
-		if cover := titleMatch(t, title); cover >= 0.3 {
+		s, cover := 0.0, titleMatch(t, title)
+		if cover >= 0.3 {
 			// "Amsterdam" in "The 7th Amsterdam Light Festival" is a
 			// section heading, not the title.
 			s = cover + 0.5
@@ -855,12 +856,13 @@ func (c *classifier) titleBlock(region *html.Node) int {
 			s += 0.1
 		}
 		if s > bestScore {
-			best, bestScore = i, s
+			best, bestScore, bestCover = i, s, cover
 		}
 	}
 	if bestScore < 0.5 {
 		return -1
 	}
+	c.weakTitle = bestCover <= 0.3
 	return best
 }
 
@@ -902,10 +904,24 @@ func titleMatch(heading, title string) float64 {
 			shared++
 		}
 	}
+	lead := 0 // words the heading and the title both open with
+	for lead < len(hw) && lead < len(tw) && hw[lead] == tw[lead] {
+		lead++
+	}
 	if float64(shared) < 0.8*float64(len(hw)) {
+		// "Foreign Influence : A Thriller (Hardcover)" under the title
+		// "Foreign Influence by Brad Thor (Hardcover): booksamillion.com"
+		// is the weakest match that counts.
+		if lead >= 2 && 5*lead >= 2*len(hw) {
+			return 0.3
+		}
 		return 0
 	}
-	return math.Min(1, float64(len(hw))/float64(len(tw)))
+	cover := math.Min(1, float64(len(hw))/float64(len(tw)))
+	if lead > 0 {
+		cover = math.Max(cover, 0.3)
+	}
+	return cover
 }
 
 // titleWords splits a normalised title into words, each CJK character a
