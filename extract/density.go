@@ -915,6 +915,12 @@ func titleMatch(heading, title string) float64 {
 		if lead >= 2 && 5*lead >= 2*len(hw) {
 			return 0.3
 		}
+		// "Infinity : Chronicles of Nick (Hardcover)" under "Infinity by
+		// Sherrilyn Kenyon (Hardcover): booksamillion.com": the heading's
+		// first field is the title's opening.
+		if first, _, ok := strings.Cut(heading, ":"); ok && lead > 0 && lead == len(titleWords(first)) {
+			return 0.3
+		}
 		return 0
 	}
 	cover := math.Min(1, float64(len(hw))/float64(len(tw)))
