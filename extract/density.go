@@ -141,23 +141,25 @@ func classifyDensity(p *Page) {
 	c.trimEdges()
 }
 
-// keepAuthor keeps an author line set as a heading or paragraph right
-// under the title ("by Fern Michaels", "By: Craig Groeschel"): on a book
-// or product page it is data of the page.
+// keepAuthor keeps the author lines set as headings or paragraphs right
+// under the title ("by Fern Michaels", "Edited By: Carrie Turansky", "By:
+// Susan K. Downs, Kristy Dykes"): on a book or product page they are data
+// of the page.
 func (c *classifier) keepAuthor(titleIdx int) {
 	blocks := c.page.Blocks
 	if titleIdx < 0 || titleIdx+1 >= len(blocks) {
 		return
 	}
-	b := blocks[titleIdx+1]
-	if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
-		return
+	for _, b := range blocks[titleIdx+1 : min(titleIdx+4, len(blocks))] {
+		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
+			return
+		}
+		if b.Kind != Heading && b.Kind != Paragraph || b.Words > 24 || b.hint < 0 || !authorLine(b.Text) {
+			return
+		}
+		b.Label = Content
+		b.Vote(stageDensity, "author", 1)
 	}
-	if b.Kind != Heading && b.Kind != Paragraph || b.Words > 12 || b.hint < 0 || !authorLine(b.Text) {
-		return
-	}
-	b.Label = Content
-	b.Vote(stageDensity, "author", 1)
 }
 
 // bridgeTitle keeps the text between the article title and the first kept
@@ -491,10 +493,11 @@ func (c *classifier) specLists() map[int]bool {
 // specBlock reports whether a block of several lines is itself a
 // "Label: value" list (a table cell holding "Format: Hardcover",
 // "Vendor: Zondervan", "ISBN-13: 9780310327899" on lines of their own):
-// at least three such lines, two thirds of all, and links on at most half
-// of its words (a value may link to the publisher's other books).
+// at least three such lines, two thirds of all, and links on at most three quarters
+// of its words (a value may link to the publisher's other books,
+// another to the series; the labels are never links).
 func specBlock(b *Block) bool {
-	if b.LinkDensity() > 0.5 {
+	if b.LinkDensity() > 0.75 {
 		return false
 	}
 	lines := strings.Split(b.Text, "\n")

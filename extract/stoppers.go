@@ -86,10 +86,19 @@ func byline(s string) bool {
 	return false
 }
 
+// authorRoles name who else a book's credit line lists.
+var authorRoles = []string{"edited", "illustrated", "translated", "compiled", "written", "selected", "introduced", "read"}
+
 // authorLine reports whether a text opens with "by" and a name: "by Fern
-// Michaels", "By: Craig Groeschel".
+// Michaels", "By: Craig Groeschel", "Edited By: Carrie Turansky".
 func authorLine(s string) bool {
 	t := strings.ToLower(strings.TrimSpace(s))
+	for _, role := range authorRoles {
+		if r, ok := strings.CutPrefix(t, role); ok && strings.HasPrefix(r, " by") {
+			t = r[1:]
+			break
+		}
+	}
 	rest, ok := strings.CutPrefix(t, "by")
 	if !ok {
 		return false
