@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -78,9 +80,11 @@ func normValue(v string) string {
 }
 
 // SWDEScore is survival (attribute values still in the kept text) and
-// recurring_removed (words of text nodes that recur on more than half of
-// the site's pages, counted on the raw DOM, that the kept text no longer
-// has).
+// recurring_removed: the words of text nodes that recur on more than half
+// of the site's pages, counted on the raw DOM, that the kept text no
+// longer has. A node counts as kept when its text is in the kept text as
+// whole words ("Go" is not in "God"), each occurrence in the kept text
+// accounting for one node occurrence on the page.
 type SWDEScore struct {
 	Survival         float64 `json:"survival"`
 	RecurringRemoved float64 `json:"recurring_removed"`
@@ -115,15 +119,27 @@ func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options) (SWDESco
 					lost++
 				}
 			}
+			// Each occurrence of a node is matched with one occurrence of
+			// its text in the kept text: a related-products table of eight
+			// "In Stock" cells is not kept because the page's own
+			// "Availability: In Stock" is.
+			left := map[string]int{}
 			for _, n := range nodes[i] {
 				if 2*pagesWith[n] <= len(site.Pages) {
 					continue
 				}
+				c, ok := left[n]
+				if !ok {
+					c = countWhole(kept, n)
+				}
 				w := len(strings.Fields(n))
 				recurring += w
-				if !strings.Contains(kept, n) {
+				if c == 0 {
 					removed += w
+				} else {
+					c--
 				}
+				left[n] = c
 			}
 		}
 	}
@@ -136,6 +152,37 @@ func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options) (SWDESco
 	}
 	return s, nil
 }
+
+// countWhole counts the occurrences of sub in s that do not overlap and
+// are not part of a longer word: a recurring node "Go" is not in "God",
+// nor "for" in "before".
+func countWhole(s, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	first, _ := utf8.DecodeRuneInString(sub)
+	last, _ := utf8.DecodeLastRuneInString(sub)
+	n := 0
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return n
+		}
+		i += from
+		end := i + len(sub)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (i == 0 || !isWordChar(first) || !isWordChar(before)) &&
+			(end == len(s) || !isWordChar(last) || !isWordChar(after)) {
+			n++
+			from = end
+		} else {
+			from = i + 1
+		}
+	}
+}
+
+func isWordChar(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // textNodes returns the white-space-normalised text nodes of a page's
 // body, without scripts, styles and the like.

@@ -27,7 +27,8 @@ back-off to shorter path prefixes and to the host.
 swde-book: 500 product pages of each of two shops. survival is the share of
 the attribute values (title, author, ISBN-13, publisher, date) still in the
 kept text; recurring_removed the share of words of text nodes recurring on
-more than half of a shop's pages that the kept text no longer has.`,
+more than half of a shop's pages that the kept text no longer has (as
+whole words, each occurrence in the kept text matching one node).`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch args[0] {
