@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,5 +150,96 @@ func TestRunTemplates(t *testing.T) {
 		if !single && (templated < 12 || grouped != 16) {
 			t.Errorf("template run: %d of 16 pages had template words removed, %d grouped", templated, grouped)
 		}
+	}
+}
+
+// TestRunIANANavigation: none of the 16 iana pages keeps the site's header
+// or footer navigation: no two consecutive lines of its text are link
+// texts of the raw pages' <header> and <footer>. A single such line can
+// be content: "Domain Names" heads a section of /about, and the footer
+// links to "Time Zone Database", the title of a page.
+func TestRunIANANavigation(t *testing.T) {
+	path := filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz")
+	nav := map[string]bool{}
+	err := ReadInputs([]string{path}, func(in Input) error {
+		if in.Status != "" {
+			return nil
+		}
+		doc, err := html.Parse(bytes.NewReader(in.Body))
+		if err != nil {
+			return err
+		}
+		var walk func(n *html.Node, inNav bool)
+		walk = func(n *html.Node, inNav bool) {
+			if n.Type == html.ElementNode && (n.DataAtom == atom.Header || n.DataAtom == atom.Footer) {
+				inNav = true
+			}
+			if inNav && n.Type == html.ElementNode && n.DataAtom == atom.A {
+				if s := strings.Join(strings.Fields(textOf(n)), " "); s != "" {
+					nav[s] = true
+				}
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c, inNav)
+			}
+		}
+		walk(doc, false)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nav) < 20 {
+		t.Fatalf("only %d navigation texts found: %v", len(nav), nav)
+	}
+	recs, _, sum := runRecords(t, []string{path}, 2)
+	if sum.OK != 16 {
+		t.Fatalf("summary %+v", sum)
+	}
+	for _, r := range recs {
+		if r["status"] != "ok" {
+			continue
+		}
+		lines := strings.Split(r["text"].(string), "\n")
+		for i := 2; i < len(lines); i++ {
+			a, b := strings.Join(strings.Fields(lines[i-1]), " "), strings.Join(strings.Fields(lines[i]), " ")
+			if nav[a] && nav[b] {
+				t.Errorf("%v keeps the navigation lines %q, %q", r["url"], a, b)
+			}
+		}
+	}
+}
+
+func textOf(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(textOf(c))
+	}
+	return b.String()
+}
+
+// TestRunClueWebQuirk: the EUC-JP shop of WARC/0.18 records with an invalid
+// WARC-Date and a false Content-Encoding: every page decodes without
+// U+FFFD and the invalid date gives fetched_at null.
+func TestRunClueWebQuirk(t *testing.T) {
+	path := filepath.Join(shareddata.Require(t), "warc", "resiliparse", "clueweb-quirk.warc.gz")
+	recs, _, sum := runRecords(t, []string{path}, 2)
+	if sum.OK != 29 || sum.Errors != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	nullDates := 0
+	for _, r := range recs {
+		if strings.ContainsRune(r["text"].(string), '\uFFFD') || strings.ContainsRune(r["title"].(string), '\uFFFD') {
+			t.Errorf("%v: U+FFFD in the decoded text", r["url"])
+		}
+		if v, ok := r["fetched_at"]; !ok || v == nil {
+			nullDates++
+		}
+	}
+	if nullDates == 0 {
+		t.Error("the invalid WARC-Date did not give fetched_at null")
 	}
 }
