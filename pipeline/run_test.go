@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"os"
@@ -241,5 +242,30 @@ func TestRunClueWebQuirk(t *testing.T) {
 	}
 	if nullDates == 0 {
 		t.Error("the invalid WARC-Date did not give fetched_at null")
+	}
+}
+
+// BenchmarkRunWorkers runs the whole pipeline (two passes, templates) over
+// the 181 Scrapinghub pages with one and with two workers; with -count the
+// two alternate, so both see the same machine load. The output bytes must
+// not depend on the number of workers.
+func BenchmarkRunWorkers(b *testing.B) {
+	dir := filepath.Join(shareddata.Require(b), "extract", "scrapinghub", "html")
+	var want []byte
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				if _, err := Run(context.Background(), []string{dir}, &out, Options{Workers: w}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if want == nil {
+				want = bytes.Clone(out.Bytes())
+			} else if !bytes.Equal(want, out.Bytes()) {
+				b.Fatal("the output depends on the number of workers")
+			}
+		})
 	}
 }

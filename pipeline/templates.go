@@ -1,11 +1,14 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
@@ -42,6 +45,36 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 	hostCount := map[string]int{}
 	samples := map[int]infholder.Sample{} // index in urls -> sample
 	seq := 0
+	// Sampled pages are parsed by workers; the samples land in a map by
+	// page index, so the result does not depend on their timing.
+	type job struct {
+		idx  int
+		body []byte
+		eo   extract.Options
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	jobs := make(chan job, 2*workers)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				p, err := extract.Parse(j.body, j.eo)
+				if err != nil {
+					continue // it becomes an error record in pass 2
+				}
+				smp := infholder.NewSample(p, sig)
+				mu.Lock()
+				samples[j.idx] = smp
+				mu.Unlock()
+			}
+		}()
+	}
 	err := ReadInputs(paths, func(in Input) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -62,13 +95,15 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		eo := opts.Extract
 		eo.URL, _ = url.Parse(in.URL)
 		eo.ContentType = in.ContentType
-		p, err := extract.Parse(in.Body, eo)
-		if err != nil {
-			return nil // it becomes an error record in pass 2
+		select {
+		case jobs <- job{idx, bytes.Clone(in.Body), eo}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		samples[idx] = infholder.NewSample(p, sig)
-		return nil
 	})
+	close(jobs)
+	wg.Wait()
 	if err != nil {
 		return nil, err
 	}
