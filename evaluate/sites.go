@@ -121,6 +121,20 @@ func ScoreSites(pages []SitePage, texts map[string]string) PRF {
 	return MicroPRF(tp, fp, fn)
 }
 
+// SitePageScores scores each CleanPortalEval page on its own, with the
+// LCS word counts behind it, so that PairedBootstrap (with the Snippets
+// metric, which sums such counts) can compare two variants page by page.
+func SitePageScores(pages []SitePage, texts map[string]string) []PageScore {
+	out := make([]PageScore, len(pages))
+	for i, p := range pages {
+		tp, fp, fn := LCSCounts(p.Gold, texts[p.ID])
+		prf := MicroPRF(tp, fp, fn)
+		out[i] = PageScore{ID: p.Site + "/" + p.ID, Precision: prf.Precision, Recall: prf.Recall, F1: prf.F1,
+			snip: SnippetCounts{TP: tp, FP: fp, FN: fn}}
+	}
+	return out
+}
+
 // SiteVariant is one way of extracting the pages of a site set.
 type SiteVariant string
 

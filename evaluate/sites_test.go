@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -79,15 +80,22 @@ func TestCleanPortalTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	f1 := map[SiteVariant]float64{}
+	per := map[SiteVariant][]PageScore{}
 	for _, v := range []SiteVariant{SinglePage, Template} {
 		texts, err := ExtractSites(pages, v, infholder.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f1[v] = ScoreSites(pages, texts).F1
+		per[v] = SitePageScores(pages, texts)
 	}
-	t.Logf("CleanPortalEval F1: single-page %.4f, template %.4f", f1[SinglePage], f1[Template])
-	if f1[Template] < 0.9735-baselineSlack || f1[Template] < f1[SinglePage] {
+	iv := PairedBootstrap(Snippets, per[Template], per[SinglePage], 1000, 1)
+	t.Logf("CleanPortalEval F1: single-page %.4f, template %.4f, difference %+.4f [%+.4f, %+.4f]",
+		f1[SinglePage], f1[Template], iv.Diff, iv.Low, iv.High)
+	if f1[Template] < 0.97 || f1[Template] < f1[SinglePage] {
 		t.Errorf("template F1 %.4f (single-page %.4f)", f1[Template], f1[SinglePage])
+	}
+	if d := f1[Template] - f1[SinglePage]; math.Abs(iv.Diff-d) > 1e-12 {
+		t.Errorf("bootstrap difference %.6f, scored difference %.6f", iv.Diff, d)
 	}
 }

@@ -57,6 +57,7 @@ func runEvalSites(w io.Writer, data string, asJSON bool) error {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	variants := map[string]evaluate.PRF{}
+	perPage := map[evaluate.SiteVariant][]evaluate.PageScore{}
 	for _, v := range []evaluate.SiteVariant{evaluate.SinglePage, evaluate.Template, evaluate.TemplateOnly} {
 		for _, sig := range infholder.Signatures {
 			if v == evaluate.SinglePage && sig != infholder.SigContent {
@@ -67,6 +68,9 @@ func runEvalSites(w io.Writer, data string, asJSON bool) error {
 				return err
 			}
 			s := evaluate.ScoreSites(pages, texts)
+			if sig == infholder.SigContent && (v == evaluate.SinglePage || v == evaluate.Template) {
+				perPage[v] = evaluate.SitePageScores(pages, texts)
+			}
 			name := string(v)
 			if v != evaluate.SinglePage && sig != infholder.SigContent {
 				name += "/" + string(sig)
@@ -75,6 +79,8 @@ func runEvalSites(w io.Writer, data string, asJSON bool) error {
 			fmt.Fprintf(bw, "%-24s pages %d  P %.4f  R %.4f  F1 %.4f\n", name, len(pages), s.Precision, s.Recall, s.F1)
 		}
 	}
+	iv := evaluate.PairedBootstrap(evaluate.Snippets, perPage[evaluate.Template], perPage[evaluate.SinglePage], 1000, 1)
+	fmt.Fprintf(bw, "template - single-page: F1 %+.4f [95%% %+.4f, %+.4f] (paired bootstrap over pages, 1000 rounds)\n", iv.Diff, iv.Low, iv.High)
 	if asJSON {
 		best := variants[string(evaluate.Template)]
 		b, err := json.Marshal(struct {
