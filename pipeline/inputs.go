@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -323,10 +324,7 @@ func readFolder(dir string, fn func(Input) error) error {
 		in := Input{Source: filepath.ToSlash(rel), URL: "file://" + filepath.ToSlash(p)}
 		b, err := os.ReadFile(p)
 		if err == nil && strings.HasSuffix(p, ".gz") {
-			var zr *gzip.Reader
-			if zr, err = gzip.NewReader(bytes.NewReader(b)); err == nil {
-				b, err = io.ReadAll(zr)
-			}
+			b, err = gunzip(b)
 		}
 		if err != nil {
 			in.Status, in.Err = StatusError, err.Error()
@@ -345,12 +343,39 @@ func readFolder(dir string, fn func(Input) error) error {
 	return nil
 }
 
+// gunzip decompresses a whole .gz file into a buffer sized from the
+// gzip trailer's length (a hint: it is the size modulo 4 GiB, and the file
+// may be several members or corrupt), which saves the regrowing that
+// io.ReadAll does.
+func gunzip(b []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if len(b) >= 18 {
+		if n := int(binary.LittleEndian.Uint32(b[len(b)-4:])); n > 0 && n <= 64*len(b) && n <= 1<<30 {
+			buf.Grow(n + bytes.MinRead)
+		}
+	}
+	if _, err := buf.ReadFrom(zr); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // pageURL finds a page's own URL in its head: <base href> first, then
-// <link rel=canonical>.
+// <link rel=canonical>. A case-blind scan for the tag names comes first:
+// most pages have neither, and the expressions are slow to fail.
 func pageURL(b []byte) string {
 	head := b[:min(len(b), 64<<10)]
-	if m := baseHref.FindSubmatch(head); m != nil {
-		return string(m[1])
+	if indexFold(head, "<base") >= 0 {
+		if m := baseHref.FindSubmatch(head); m != nil {
+			return string(m[1])
+		}
+	}
+	if indexFold(head, "canonical") < 0 {
+		return ""
 	}
 	if tag := canonical.Find(head); tag != nil {
 		if m := hrefAttr.FindSubmatch(tag); m != nil {
@@ -358,4 +383,38 @@ func pageURL(b []byte) string {
 		}
 	}
 	return ""
+}
+
+// indexFold returns the index of the first match of the lower-case ASCII
+// word in b, ignoring ASCII case, or -1.
+func indexFold(b []byte, word string) int {
+	first, upper := word[0], word[0]
+	if 'a' <= first && first <= 'z' {
+		upper = first - 'a' + 'A'
+	}
+	for i := 0; i+len(word) <= len(b); {
+		j := bytes.IndexAny(b[i:len(b)-len(word)+1], string([]byte{first, upper}))
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if asciiEqualFold(b[i:i+len(word)], word) {
+			return i
+		}
+		i++
+	}
+	return -1
+}
+
+func asciiEqualFold(b []byte, lower string) bool {
+	for k := 0; k < len(lower); k++ {
+		c := b[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[k] {
+			return false
+		}
+	}
+	return true
 }
