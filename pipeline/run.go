@@ -54,16 +54,21 @@ type Summary struct {
 	Seconds float64        `json:"seconds"`
 }
 
+// workers is the number of extraction goroutines: Workers, or GOMAXPROCS.
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // Run reads every input (see ReadInputs), extracts each page on
 // opts.Workers goroutines and writes one record per input page to w, in
 // input order; a page that fails is an error record, never a missing one.
 // It stops early only when ctx is cancelled or w fails.
 func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summary, error) {
 	start := time.Now()
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := opts.workers()
 	type job struct {
 		seq int
 		in  Input

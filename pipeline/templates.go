@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -52,10 +51,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		body []byte
 		eo   extract.Options
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := opts.workers()
 	jobs := make(chan job, 2*workers)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
