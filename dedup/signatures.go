@@ -1,0 +1,150 @@
+package dedup
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+	"sort"
+	"strings"
+)
+
+// The signatures of seed 000 ("algorithms for search in large sets", after
+// Zelenkov and Segalovich): each document gets one value, and two
+// documents with the same value are duplicates. MD5 is the exact baseline;
+// TF*IDF, Long Sent and Heavy Sent hash a small, stable part of the
+// document, so edits elsewhere leave the signature unchanged.
+
+// TermStats are the collection statistics the global signatures use: the
+// number of documents and in how many of them each term occurs.
+type TermStats struct {
+	Docs int
+	DF   map[string]int
+}
+
+// NewTermStats counts document frequencies over tokenised documents.
+func NewTermStats(docs [][]string) *TermStats {
+	st := &TermStats{Docs: len(docs), DF: make(map[string]int)}
+	seen := map[string]bool{}
+	for _, toks := range docs {
+		clear(seen)
+		for _, t := range toks {
+			if !seen[t] {
+				seen[t] = true
+				st.DF[t]++
+			}
+		}
+	}
+	return st
+}
+
+// IDF is log((N+1)/(df+1)): like IDF.Weight, positive for every term and
+// largest for a term the collection has not seen.
+func (st *TermStats) IDF(term string) float64 {
+	return math.Log(float64(st.Docs+1) / float64(st.DF[term]+1))
+}
+
+// Weights returns TW = TF*IDF of each term of a document, TF being the
+// term's share of the document's tokens.
+func (st *TermStats) Weights(toks []string) map[string]float64 {
+	w := make(map[string]float64, len(toks))
+	for _, t := range toks {
+		w[t]++
+	}
+	for t, n := range w {
+		w[t] = n / float64(len(toks)) * st.IDF(t)
+	}
+	return w
+}
+
+// SignMD5 is the first 8 bytes of the MD5 of the normalised tokens: equal
+// only for texts that normalise to the same words.
+func SignMD5(toks []string) (uint64, bool) {
+	if len(toks) == 0 {
+		return 0, false
+	}
+	sum := md5.Sum([]byte(strings.Join(toks, " ")))
+	return binary.BigEndian.Uint64(sum[:8]), true
+}
+
+// SignTFIDF is the CRC32 of the L terms of highest TF*IDF (ties broken by
+// the term), joined in alphabetical order so that only the set counts.
+func SignTFIDF(toks []string, st *TermStats, l int) (uint64, bool) {
+	if len(toks) == 0 || l <= 0 {
+		return 0, false
+	}
+	w := st.Weights(toks)
+	terms := make([]string, 0, len(w))
+	for t := range w {
+		terms = append(terms, t)
+	}
+	sort.Slice(terms, func(i, j int) bool {
+		if w[terms[i]] != w[terms[j]] {
+			return w[terms[i]] > w[terms[j]]
+		}
+		return terms[i] < terms[j]
+	})
+	terms = terms[:min(l, len(terms))]
+	sort.Strings(terms)
+	return uint64(crc32.ChecksumIEEE([]byte(strings.Join(terms, "\x00")))), true
+}
+
+// SentenceTokens splits text into sentences (Sentences) and normalises
+// each; sentences with no tokens are dropped.
+func (n *Normalizer) SentenceTokens(text string) [][]string {
+	var out [][]string
+	for _, s := range Sentences(text) {
+		if toks := n.Tokens(s); len(toks) > 0 {
+			out = append(out, toks)
+		}
+	}
+	return out
+}
+
+// SignLongSent is the CRC32 of the k longest sentences (in tokens; ties
+// broken by their text), joined longest first.
+func SignLongSent(sents [][]string, k int) (uint64, bool) {
+	return signTopSentences(sents, k, func(s []string) float64 { return float64(len(s)) })
+}
+
+// SignHeavySent is the CRC32 of the k sentences of highest weight, the
+// weight of a sentence being the sum of its terms' TF*IDF in the document.
+func SignHeavySent(sents [][]string, st *TermStats, k int) (uint64, bool) {
+	var all []string
+	for _, s := range sents {
+		all = append(all, s...)
+	}
+	w := st.Weights(all)
+	return signTopSentences(sents, k, func(s []string) float64 {
+		sum := 0.0
+		for _, t := range s {
+			sum += w[t]
+		}
+		return sum
+	})
+}
+
+func signTopSentences(sents [][]string, k int, score func([]string) float64) (uint64, bool) {
+	if len(sents) == 0 || k <= 0 {
+		return 0, false
+	}
+	type scored struct {
+		text  string
+		score float64
+	}
+	ss := make([]scored, len(sents))
+	for i, s := range sents {
+		ss[i] = scored{strings.Join(s, " "), score(s)}
+	}
+	sort.Slice(ss, func(i, j int) bool {
+		if ss[i].score != ss[j].score {
+			return ss[i].score > ss[j].score
+		}
+		return ss[i].text < ss[j].text
+	})
+	parts := make([]string, 0, k)
+	for _, s := range ss[:min(k, len(ss))] {
+		parts = append(parts, s.text)
+	}
+	return uint64(crc32.ChecksumIEEE([]byte(strings.Join(parts, "\x00")))), true
+}
