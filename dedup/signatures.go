@@ -148,3 +148,31 @@ func signTopSentences(sents [][]string, k int, score func([]string) float64) (ui
 	}
 	return uint64(crc32.ChecksumIEEE([]byte(strings.Join(parts, "\x00")))), true
 }
+
+// SignaturePairs returns every pair i < j of documents with the same
+// signature: seed 000 counts one shared signature as a duplicate, without
+// verification. Documents without a signature (has[i] false) pair with
+// none. Pairs come sorted by I, then J.
+func SignaturePairs(sigs []uint64, has []bool) []Pair {
+	groups := map[uint64][]int{}
+	for i, s := range sigs {
+		if has[i] {
+			groups[s] = append(groups[s], i)
+		}
+	}
+	var out []Pair
+	for _, g := range groups {
+		for a := range g {
+			for b := a + 1; b < len(g); b++ {
+				out = append(out, Pair{I: g[a], J: g[b], Similarity: 1})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].I != out[j].I {
+			return out[i].I < out[j].I
+		}
+		return out[i].J < out[j].J
+	})
+	return out
+}

@@ -86,3 +86,16 @@ func TestSignatures(t *testing.T) {
 		t.Error("tfidf of nothing")
 	}
 }
+
+func TestSignaturePairs(t *testing.T) {
+	got := SignaturePairs([]uint64{7, 3, 7, 7, 3, 9}, []bool{true, true, true, false, true, true})
+	want := []Pair{{0, 2, 1}, {1, 4, 1}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}

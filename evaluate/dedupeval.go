@@ -220,3 +220,51 @@ func ScoreCloughStevenson(docs []CSDoc, norm *dedup.Normalizer, methods []DedupM
 	}
 	return out, nil
 }
+
+// SignatureMethods are seed 000's single-signature methods, in the order
+// its comparison lists them (Lex Rand is not built yet).
+var SignatureMethods = []string{"md5", "tfidf", "longsent", "heavysent"}
+
+// Signature settings: L terms for TF*IDF, and the number of sentences.
+const (
+	sigTerms     = 6
+	sigSentences = 3
+)
+
+// RunSignatures signs every text with each of SignatureMethods, pairs the
+// texts that share a signature and scores the pairs against gold. The time
+// of a method covers tokenising, the collection statistics and signing.
+func RunSignatures(texts []string, norm *dedup.Normalizer, gold map[[2]int]bool) map[string]DedupScore {
+	out := make(map[string]DedupScore)
+	for _, name := range SignatureMethods {
+		start := time.Now()
+		sigs := make([]uint64, len(texts))
+		has := make([]bool, len(texts))
+		toks := make([][]string, len(texts))
+		for i, t := range texts {
+			toks[i] = norm.Tokens(t)
+		}
+		var st *dedup.TermStats
+		if name == "tfidf" || name == "heavysent" {
+			st = dedup.NewTermStats(toks)
+		}
+		for i, t := range texts {
+			switch name {
+			case "md5":
+				sigs[i], has[i] = dedup.SignMD5(toks[i])
+			case "tfidf":
+				sigs[i], has[i] = dedup.SignTFIDF(toks[i], st, sigTerms)
+			case "longsent":
+				sigs[i], has[i] = dedup.SignLongSent(norm.SentenceTokens(t), sigSentences)
+			case "heavysent":
+				sigs[i], has[i] = dedup.SignHeavySent(norm.SentenceTokens(t), st, sigSentences)
+			}
+		}
+		pairs := dedup.SignaturePairs(sigs, has)
+		s := ScorePairs(pairs, gold)
+		s.Seconds = time.Since(start).Seconds()
+		s.Candidates = len(pairs)
+		out[name] = s
+	}
+	return out
+}

@@ -156,6 +156,9 @@ func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
 		for k, v := range more {
 			scores[k] = v
 		}
+		for k, v := range evaluate.RunSignatures(texts, norm, gold) {
+			scores[k] = v
+		}
 		fmt.Fprintf(bw, "%d documents, %d gold pairs at Jaccard >= %.2f of 3-word shingles\n", len(docs), len(gold), f.level)
 		fmt.Fprintf(bw, "%-15s %9s %6s %6s %6s %7s %7s %10s %7s %8s\n", "method", "threshold", "P", "R", "F1", "url-P", "url-R", "candidates", "pruned", "seconds")
 		for _, name := range sortedKeys(scores) {
@@ -163,6 +166,7 @@ func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
 			fmt.Fprintf(bw, "%-15s %9.2f %6.3f %6.3f %6.3f %7.3f %7.3f %10d %7d %8.3f\n", name, s.Threshold, s.Precision, s.Recall, s.F1, s.URLPrecision, s.URLRecall, s.Candidates, s.Pruned, s.Seconds)
 		}
 		fmt.Fprintln(bw, "simhash-kN: fingerprints of words and word pairs (computed before timing); simhash3-kN: of 3-word shingles")
+		fmt.Fprintln(bw, "md5, tfidf (top 6 terms), longsent, heavysent (top 3 sentences): seed 000's signatures, one shared value makes a pair, unverified")
 	}
 	if f.json {
 		b, err := json.Marshal(struct {
