@@ -182,43 +182,64 @@ func ScoreCloughStevenson(docs []CSDoc, norm *dedup.Normalizer, methods []DedupM
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
-		found := map[[2]int]bool{}
-		for _, p := range pairs {
-			found[[2]int{p.I, p.J}] = true
-		}
-		s := DedupScore{Threshold: m.Config.Threshold, Candidates: st.Candidates, Classes: map[string]float64{}}
-		total := map[string]int{}
-		hits := map[string]int{}
-		var tp, fp, fn int
-		for i, d := range docs {
-			if d.Source == "" {
-				continue
-			}
-			j := index[d.Source]
-			key := [2]int{min(i, j), max(i, j)}
-			total[d.Class]++
-			reuse := d.Class != "non"
-			switch {
-			case found[key] && reuse:
-				tp++
-				hits[d.Class]++
-			case found[key]:
-				fp++
-				hits[d.Class]++
-			case reuse:
-				fn++
-			}
-		}
-		for c, n := range total {
-			s.Classes[c] = float64(hits[c]) / float64(n)
-		}
-		s.Precision = safeDiv(tp, tp+fp)
-		s.Recall = safeDiv(tp, tp+fn)
-		s.F1 = f1(s.Precision, s.Recall)
+		s := scoreCSPairs(docs, index, pairs)
+		s.Threshold, s.Candidates = m.Config.Threshold, st.Candidates
 		s.Seconds = time.Since(start).Seconds()
 		out[m.Name] = s
 	}
+	texts := make([]string, len(docs))
+	for i, d := range docs {
+		texts[i] = d.Text
+	}
+	for _, name := range SignatureMethods {
+		start := time.Now()
+		pairs := dedup.SignaturePairs(SignTexts(name, texts, norm))
+		s := scoreCSPairs(docs, index, pairs)
+		s.Candidates = len(pairs)
+		s.Seconds = time.Since(start).Seconds()
+		out[name] = s
+	}
 	return out, nil
+}
+
+// scoreCSPairs scores found pairs on Clough-Stevenson: per class the share
+// of answers paired with their own source, and precision and recall over
+// the answer-source pairs.
+func scoreCSPairs(docs []CSDoc, index map[string]int, pairs []dedup.Pair) DedupScore {
+	found := map[[2]int]bool{}
+	for _, p := range pairs {
+		found[[2]int{p.I, p.J}] = true
+	}
+	s := DedupScore{Classes: map[string]float64{}}
+	total := map[string]int{}
+	hits := map[string]int{}
+	var tp, fp, fn int
+	for i, d := range docs {
+		if d.Source == "" {
+			continue
+		}
+		j := index[d.Source]
+		key := [2]int{min(i, j), max(i, j)}
+		total[d.Class]++
+		reuse := d.Class != "non"
+		switch {
+		case found[key] && reuse:
+			tp++
+			hits[d.Class]++
+		case found[key]:
+			fp++
+			hits[d.Class]++
+		case reuse:
+			fn++
+		}
+	}
+	for c, n := range total {
+		s.Classes[c] = float64(hits[c]) / float64(n)
+	}
+	s.Precision = safeDiv(tp, tp+fp)
+	s.Recall = safeDiv(tp, tp+fn)
+	s.F1 = f1(s.Precision, s.Recall)
+	return s
 }
 
 // SignatureMethods are seed 000's single-signature methods, in the order
@@ -231,6 +252,35 @@ const (
 	sigSentences = 3
 )
 
+// SignTexts signs every text with one of SignatureMethods (the collection
+// statistics come from the texts themselves); has[i] is false for a text
+// with no signature.
+func SignTexts(name string, texts []string, norm *dedup.Normalizer) (sigs []uint64, has []bool) {
+	sigs = make([]uint64, len(texts))
+	has = make([]bool, len(texts))
+	toks := make([][]string, len(texts))
+	for i, t := range texts {
+		toks[i] = norm.Tokens(t)
+	}
+	var st *dedup.TermStats
+	if name == "tfidf" || name == "heavysent" {
+		st = dedup.NewTermStats(toks)
+	}
+	for i, t := range texts {
+		switch name {
+		case "md5":
+			sigs[i], has[i] = dedup.SignMD5(toks[i])
+		case "tfidf":
+			sigs[i], has[i] = dedup.SignTFIDF(toks[i], st, sigTerms)
+		case "longsent":
+			sigs[i], has[i] = dedup.SignLongSent(norm.SentenceTokens(t), sigSentences)
+		case "heavysent":
+			sigs[i], has[i] = dedup.SignHeavySent(norm.SentenceTokens(t), st, sigSentences)
+		}
+	}
+	return sigs, has
+}
+
 // RunSignatures signs every text with each of SignatureMethods, pairs the
 // texts that share a signature and scores the pairs against gold. The time
 // of a method covers tokenising, the collection statistics and signing.
@@ -238,29 +288,7 @@ func RunSignatures(texts []string, norm *dedup.Normalizer, gold map[[2]int]bool)
 	out := make(map[string]DedupScore)
 	for _, name := range SignatureMethods {
 		start := time.Now()
-		sigs := make([]uint64, len(texts))
-		has := make([]bool, len(texts))
-		toks := make([][]string, len(texts))
-		for i, t := range texts {
-			toks[i] = norm.Tokens(t)
-		}
-		var st *dedup.TermStats
-		if name == "tfidf" || name == "heavysent" {
-			st = dedup.NewTermStats(toks)
-		}
-		for i, t := range texts {
-			switch name {
-			case "md5":
-				sigs[i], has[i] = dedup.SignMD5(toks[i])
-			case "tfidf":
-				sigs[i], has[i] = dedup.SignTFIDF(toks[i], st, sigTerms)
-			case "longsent":
-				sigs[i], has[i] = dedup.SignLongSent(norm.SentenceTokens(t), sigSentences)
-			case "heavysent":
-				sigs[i], has[i] = dedup.SignHeavySent(norm.SentenceTokens(t), st, sigSentences)
-			}
-		}
-		pairs := dedup.SignaturePairs(sigs, has)
+		pairs := dedup.SignaturePairs(SignTexts(name, texts, norm))
 		s := ScorePairs(pairs, gold)
 		s.Seconds = time.Since(start).Seconds()
 		s.Candidates = len(pairs)
