@@ -149,22 +149,105 @@ func signTopSentences(sents [][]string, k int, score func([]string) float64) (ui
 	return uint64(crc32.ChecksumIEEE([]byte(strings.Join(parts, "\x00")))), true
 }
 
-// SignaturePairs returns every pair i < j of documents with the same
-// signature: seed 000 counts one shared signature as a duplicate, without
-// verification. Documents without a signature (has[i] false) pair with
-// none. Pairs come sorted by I, then J.
-func SignaturePairs(sigs []uint64, has []bool) []Pair {
+// LexRand is seed 000's Lex Rand: a dictionary of the collection without
+// its most and least frequent terms, thinned by 30% in several different
+// ways. A document gets one signature per thinned dictionary whose overlap
+// with its terms is large enough: the hash of that overlap, tagged with the
+// dictionary's number. One shared signature makes two documents duplicates,
+// so a difference in a term that one of the dictionaries lacks is forgiven.
+type LexRand struct {
+	dicts      []map[string]bool
+	minOverlap int
+}
+
+// LexRandOptions are Lex Rand's settings; zero fields take the defaults.
+type LexRandOptions struct {
+	Dictionaries int     // default 10
+	Drop         float64 // share of the dictionary each copy leaves out; default 0.3
+	MaxDF        float64 // terms in more than this share of the documents are left out; default 0.2
+	MinDF        int     // terms in fewer documents are left out; default 2
+	MinOverlap   int     // fewer terms in common with a dictionary give no signature; default 5
+	Seed         uint64
+}
+
+// NewLexRand builds the thinned dictionaries from collection statistics.
+// The thinning is a hash of the term and the dictionary's number, so the
+// same statistics always give the same dictionaries.
+func NewLexRand(st *TermStats, o LexRandOptions) *LexRand {
+	if o.Dictionaries <= 0 {
+		o.Dictionaries = 10
+	}
+	if o.Drop <= 0 || o.Drop >= 1 {
+		o.Drop = 0.3
+	}
+	if o.MaxDF <= 0 {
+		o.MaxDF = 0.2
+	}
+	if o.MinDF <= 0 {
+		o.MinDF = 2
+	}
+	if o.MinOverlap <= 0 {
+		o.MinOverlap = 5
+	}
+	lr := &LexRand{dicts: make([]map[string]bool, o.Dictionaries), minOverlap: o.MinOverlap}
+	for k := range lr.dicts {
+		lr.dicts[k] = map[string]bool{}
+	}
+	cut := uint64(o.Drop * float64(1<<32))
+	for t, df := range st.DF {
+		if df < o.MinDF || float64(df) > o.MaxDF*float64(st.Docs) {
+			continue
+		}
+		h := tokenHash(t)
+		for k, d := range lr.dicts {
+			if mix64(h^o.Seed^uint64(k+1)*0x9e3779b97f4a7c15)>>32 >= cut {
+				d[t] = true
+			}
+		}
+	}
+	return lr
+}
+
+// Sign returns a document's signatures, at most one per dictionary.
+func (lr *LexRand) Sign(toks []string) []uint64 {
+	var sigs []uint64
+	for k, d := range lr.dicts {
+		seen := map[string]bool{}
+		var in []string
+		for _, t := range toks {
+			if d[t] && !seen[t] {
+				seen[t] = true
+				in = append(in, t)
+			}
+		}
+		if len(in) < lr.minOverlap {
+			continue
+		}
+		sort.Strings(in)
+		h := uint64(crc32.ChecksumIEEE([]byte(strings.Join(in, "\x00"))))
+		sigs = append(sigs, uint64(k)<<32|h)
+	}
+	return sigs
+}
+
+// SharedSignaturePairs returns every pair i < j of documents with at least
+// one signature in common, sorted by I, then J.
+func SharedSignaturePairs(sigs [][]uint64) []Pair {
 	groups := map[uint64][]int{}
-	for i, s := range sigs {
-		if has[i] {
+	for i, ss := range sigs {
+		for _, s := range ss {
 			groups[s] = append(groups[s], i)
 		}
 	}
+	seen := map[[2]int]bool{}
 	var out []Pair
 	for _, g := range groups {
 		for a := range g {
 			for b := a + 1; b < len(g); b++ {
-				out = append(out, Pair{I: g[a], J: g[b], Similarity: 1})
+				if key := [2]int{g[a], g[b]}; key[0] != key[1] && !seen[key] {
+					seen[key] = true
+					out = append(out, Pair{I: key[0], J: key[1], Similarity: 1})
+				}
 			}
 		}
 	}
@@ -175,4 +258,18 @@ func SignaturePairs(sigs []uint64, has []bool) []Pair {
 		return out[i].J < out[j].J
 	})
 	return out
+}
+
+// SignaturePairs returns every pair i < j of documents with the same
+// signature: seed 000 counts one shared signature as a duplicate, without
+// verification. Documents without a signature (has[i] false) pair with
+// none. Pairs come sorted by I, then J.
+func SignaturePairs(sigs []uint64, has []bool) []Pair {
+	multi := make([][]uint64, len(sigs))
+	for i, s := range sigs {
+		if has[i] {
+			multi[i] = []uint64{s}
+		}
+	}
+	return SharedSignaturePairs(multi)
 }

@@ -99,3 +99,41 @@ func TestSignaturePairs(t *testing.T) {
 		}
 	}
 }
+
+func TestLexRand(t *testing.T) {
+	n, err := NewNormalizer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sigDocA, sigDocB (its reprint, one word edited) and unrelated
+	// texts, so that most terms are of middle frequency.
+	docs := []string{sigDocA, sigDocB, sigDocC, sigDocC + " Конец.", "Совсем другой текст о погоде в горах и о снеге зимой.", "Погода в горах зимой меняется быстро, снег идёт часто."}
+	toks := make([][]string, len(docs))
+	for i, d := range docs {
+		toks[i] = n.Tokens(d)
+	}
+	st := NewTermStats(toks)
+	lr := NewLexRand(st, LexRandOptions{MaxDF: 0.5})
+	sigs := make([][]uint64, len(docs))
+	for i := range toks {
+		sigs[i] = lr.Sign(toks[i])
+	}
+	if len(sigs[0]) == 0 || len(sigs[0]) > 10 {
+		t.Fatalf("%d signatures for the first text", len(sigs[0]))
+	}
+	pairs := SharedSignaturePairs(sigs)
+	found := map[[2]int]bool{}
+	for _, p := range pairs {
+		found[[2]int{p.I, p.J}] = true
+	}
+	if !found[[2]int{0, 1}] || !found[[2]int{2, 3}] {
+		t.Errorf("reprints not paired: %v", pairs)
+	}
+	if found[[2]int{0, 2}] || found[[2]int{1, 3}] {
+		t.Errorf("different texts paired: %v", pairs)
+	}
+	again := NewLexRand(st, LexRandOptions{MaxDF: 0.5}).Sign(toks[0])
+	if len(again) != len(sigs[0]) || again[0] != sigs[0][0] {
+		t.Error("the same statistics gave other signatures")
+	}
+}

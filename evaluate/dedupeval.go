@@ -193,7 +193,7 @@ func ScoreCloughStevenson(docs []CSDoc, norm *dedup.Normalizer, methods []DedupM
 	}
 	for _, name := range SignatureMethods {
 		start := time.Now()
-		pairs := dedup.SignaturePairs(SignTexts(name, texts, norm))
+		pairs := dedup.SharedSignaturePairs(SignTexts(name, texts, norm))
 		s := scoreCSPairs(docs, index, pairs)
 		s.Candidates = len(pairs)
 		s.Seconds = time.Since(start).Seconds()
@@ -242,9 +242,9 @@ func scoreCSPairs(docs []CSDoc, index map[string]int, pairs []dedup.Pair) DedupS
 	return s
 }
 
-// SignatureMethods are seed 000's single-signature methods, in the order
-// its comparison lists them (Lex Rand is not built yet).
-var SignatureMethods = []string{"md5", "tfidf", "longsent", "heavysent"}
+// SignatureMethods are seed 000's signature methods, in the order its
+// comparison lists them.
+var SignatureMethods = []string{"md5", "tfidf", "longsent", "heavysent", "lexrand"}
 
 // Signature settings: L terms for TF*IDF, and the number of sentences.
 const (
@@ -253,32 +253,42 @@ const (
 )
 
 // SignTexts signs every text with one of SignatureMethods (the collection
-// statistics come from the texts themselves); has[i] is false for a text
-// with no signature.
-func SignTexts(name string, texts []string, norm *dedup.Normalizer) (sigs []uint64, has []bool) {
-	sigs = make([]uint64, len(texts))
-	has = make([]bool, len(texts))
+// statistics come from the texts themselves): no, one, or (lexrand) up to
+// ten signatures per text.
+func SignTexts(name string, texts []string, norm *dedup.Normalizer) [][]uint64 {
+	sigs := make([][]uint64, len(texts))
 	toks := make([][]string, len(texts))
 	for i, t := range texts {
 		toks[i] = norm.Tokens(t)
 	}
 	var st *dedup.TermStats
-	if name == "tfidf" || name == "heavysent" {
+	var lr *dedup.LexRand
+	switch name {
+	case "tfidf", "heavysent":
 		st = dedup.NewTermStats(toks)
+	case "lexrand":
+		lr = dedup.NewLexRand(dedup.NewTermStats(toks), dedup.LexRandOptions{})
 	}
 	for i, t := range texts {
+		var sig uint64
+		var ok bool
 		switch name {
 		case "md5":
-			sigs[i], has[i] = dedup.SignMD5(toks[i])
+			sig, ok = dedup.SignMD5(toks[i])
 		case "tfidf":
-			sigs[i], has[i] = dedup.SignTFIDF(toks[i], st, sigTerms)
+			sig, ok = dedup.SignTFIDF(toks[i], st, sigTerms)
 		case "longsent":
-			sigs[i], has[i] = dedup.SignLongSent(norm.SentenceTokens(t), sigSentences)
+			sig, ok = dedup.SignLongSent(norm.SentenceTokens(t), sigSentences)
 		case "heavysent":
-			sigs[i], has[i] = dedup.SignHeavySent(norm.SentenceTokens(t), st, sigSentences)
+			sig, ok = dedup.SignHeavySent(norm.SentenceTokens(t), st, sigSentences)
+		case "lexrand":
+			sigs[i] = lr.Sign(toks[i])
+		}
+		if ok {
+			sigs[i] = []uint64{sig}
 		}
 	}
-	return sigs, has
+	return sigs
 }
 
 // RunSignatures signs every text with each of SignatureMethods, pairs the
@@ -288,7 +298,7 @@ func RunSignatures(texts []string, norm *dedup.Normalizer, gold map[[2]int]bool)
 	out := make(map[string]DedupScore)
 	for _, name := range SignatureMethods {
 		start := time.Now()
-		pairs := dedup.SignaturePairs(SignTexts(name, texts, norm))
+		pairs := dedup.SharedSignaturePairs(SignTexts(name, texts, norm))
 		s := ScorePairs(pairs, gold)
 		s.Seconds = time.Since(start).Seconds()
 		s.Candidates = len(pairs)

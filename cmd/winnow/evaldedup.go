@@ -166,7 +166,7 @@ func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
 			fmt.Fprintf(bw, "%-15s %9.2f %6.3f %6.3f %6.3f %7.3f %7.3f %10d %7d %8.3f\n", name, s.Threshold, s.Precision, s.Recall, s.F1, s.URLPrecision, s.URLRecall, s.Candidates, s.Pruned, s.Seconds)
 		}
 		fmt.Fprintln(bw, "simhash-kN: fingerprints of words and word pairs (computed before timing); simhash3-kN: of 3-word shingles")
-		fmt.Fprintln(bw, "md5, tfidf (top 6 terms), longsent, heavysent (top 3 sentences): seed 000's signatures, one shared value makes a pair, unverified")
+		fmt.Fprintln(bw, "md5, tfidf (top 6 terms), longsent, heavysent (top 3 sentences), lexrand (10 dictionaries, 30% thinned): seed 000's signatures, one shared value makes a pair, unverified")
 	}
 	if f.json {
 		b, err := json.Marshal(struct {
