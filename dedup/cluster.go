@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -15,7 +16,20 @@ type Method uint8
 const (
 	MethodSimHash Method = iota // Hamming distance <= K in the permuted tables
 	MethodMinHash               // a shared LSH band
+	// Seed 000's signatures: a shared value of Doc.Signatures (see
+	// SignCollection) makes a candidate.
+	MethodMD5
+	MethodTFIDF
+	MethodLongSent
+	MethodHeavySent
+	MethodLexRand
 )
+
+// methodNames are the command-line names, by Method.
+var methodNames = []string{"simhash", "minhash", "md5", "tfidf", "longsent", "heavysent", "lexrand"}
+
+// Signed reports whether the method compares Doc.Signatures.
+func (m Method) Signed() bool { return m >= MethodMD5 && int(m) < len(methodNames) }
 
 // Measure is how a candidate pair is verified.
 type Measure uint8
@@ -28,10 +42,10 @@ const (
 
 // String is the command-line name of the method.
 func (m Method) String() string {
-	if m == MethodMinHash {
-		return "minhash"
+	if int(m) < len(methodNames) {
+		return methodNames[m]
 	}
-	return "simhash"
+	return fmt.Sprintf("method(%d)", uint8(m))
 }
 
 // String is the command-line name of the measure.
@@ -47,13 +61,12 @@ func (m Measure) String() string {
 
 // ParseMethod and ParseMeasure read the command-line names.
 func ParseMethod(s string) (Method, error) {
-	switch s {
-	case "simhash":
-		return MethodSimHash, nil
-	case "minhash":
-		return MethodMinHash, nil
+	for m, name := range methodNames {
+		if s == name {
+			return Method(m), nil
+		}
 	}
-	return 0, fmt.Errorf("dedup: unknown method %q (want simhash or minhash)", s)
+	return 0, fmt.Errorf("dedup: unknown method %q (want one of %s)", s, strings.Join(methodNames, ", "))
 }
 
 // ParseMeasure reads jaccard, containment or cosine.
@@ -94,6 +107,9 @@ type Doc struct {
 	// shingle sizes); otherwise SimHash(Features) is used.
 	Fingerprint    uint64
 	HasFingerprint bool
+	// Signatures are the document's signatures for the signature methods
+	// (MethodMD5 ... MethodLexRand), from SignCollection.
+	Signatures []uint64
 }
 
 // fingerprints returns every document's SimHash.
@@ -336,21 +352,39 @@ func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, erro
 			}
 		}
 		return func(i int) []int {
-			seen := make(map[int]bool)
-			var out []int
-			for b, k := range keys[i] {
-				for _, j := range buckets[b][k] {
-					if !seen[j] {
-						seen[j] = true
-						out = append(out, j)
-					}
-				}
+			return bucketCandidates(keys[i], func(b int, k uint64) []int { return buckets[b][k] })
+		}, nil
+	}
+	if cfg.Method.Signed() {
+		buckets := map[uint64][]int{}
+		for i, d := range docs {
+			for _, s := range d.Signatures {
+				buckets[s] = append(buckets[s], i)
 			}
-			sort.Ints(out)
-			return out
+		}
+		return func(i int) []int {
+			return bucketCandidates(docs[i].Signatures, func(_ int, k uint64) []int { return buckets[k] })
 		}, nil
 	}
 	return nil, fmt.Errorf("%w: unknown method %d", ErrConfig, cfg.Method)
+}
+
+// bucketCandidates lists, in increasing order and once each, the
+// documents in the buckets of a document's keys (bucket gets the key's
+// position and the key).
+func bucketCandidates(keys []uint64, bucket func(n int, key uint64) []int) []int {
+	seen := make(map[int]bool)
+	var out []int
+	for n, k := range keys {
+		for _, j := range bucket(n, k) {
+			if !seen[j] {
+				seen[j] = true
+				out = append(out, j)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
 }
 
 // canonicalBefore orders documents for canonical choice (seed 000): the

@@ -273,3 +273,49 @@ func SignaturePairs(sigs []uint64, has []bool) []Pair {
 	}
 	return SharedSignaturePairs(multi)
 }
+
+// Signature settings: L terms for TF*IDF, and the number of sentences of
+// Long Sent and Heavy Sent.
+const (
+	SignatureTerms     = 6
+	SignatureSentences = 3
+)
+
+// SignCollection signs every text with a signature method (the collection
+// statistics come from the texts themselves): no, one, or (Lex Rand) up
+// to ten signatures per text. Other methods get no signatures.
+func SignCollection(m Method, texts []string, norm *Normalizer) [][]uint64 {
+	sigs := make([][]uint64, len(texts))
+	toks := make([][]string, len(texts))
+	for i, t := range texts {
+		toks[i] = norm.Tokens(t)
+	}
+	var st *TermStats
+	var lr *LexRand
+	switch m {
+	case MethodTFIDF, MethodHeavySent:
+		st = NewTermStats(toks)
+	case MethodLexRand:
+		lr = NewLexRand(NewTermStats(toks), LexRandOptions{})
+	}
+	for i, t := range texts {
+		var sig uint64
+		var ok bool
+		switch m {
+		case MethodMD5:
+			sig, ok = SignMD5(toks[i])
+		case MethodTFIDF:
+			sig, ok = SignTFIDF(toks[i], st, SignatureTerms)
+		case MethodLongSent:
+			sig, ok = SignLongSent(norm.SentenceTokens(t), SignatureSentences)
+		case MethodHeavySent:
+			sig, ok = SignHeavySent(norm.SentenceTokens(t), st, SignatureSentences)
+		case MethodLexRand:
+			sigs[i] = lr.Sign(toks[i])
+		}
+		if ok {
+			sigs[i] = []uint64{sig}
+		}
+	}
+	return sigs
+}

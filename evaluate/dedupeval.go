@@ -191,13 +191,13 @@ func ScoreCloughStevenson(docs []CSDoc, norm *dedup.Normalizer, methods []DedupM
 	for i, d := range docs {
 		texts[i] = d.Text
 	}
-	for _, name := range SignatureMethods {
+	for _, m := range SignatureMethods {
 		start := time.Now()
-		pairs := dedup.SharedSignaturePairs(SignTexts(name, texts, norm))
+		pairs := dedup.SharedSignaturePairs(dedup.SignCollection(m, texts, norm))
 		s := scoreCSPairs(docs, index, pairs)
 		s.Candidates = len(pairs)
 		s.Seconds = time.Since(start).Seconds()
-		out[name] = s
+		out[m.String()] = s
 	}
 	return out, nil
 }
@@ -244,65 +244,20 @@ func scoreCSPairs(docs []CSDoc, index map[string]int, pairs []dedup.Pair) DedupS
 
 // SignatureMethods are seed 000's signature methods, in the order its
 // comparison lists them.
-var SignatureMethods = []string{"md5", "tfidf", "longsent", "heavysent", "lexrand"}
-
-// Signature settings: L terms for TF*IDF, and the number of sentences.
-const (
-	sigTerms     = 6
-	sigSentences = 3
-)
-
-// SignTexts signs every text with one of SignatureMethods (the collection
-// statistics come from the texts themselves): no, one, or (lexrand) up to
-// ten signatures per text.
-func SignTexts(name string, texts []string, norm *dedup.Normalizer) [][]uint64 {
-	sigs := make([][]uint64, len(texts))
-	toks := make([][]string, len(texts))
-	for i, t := range texts {
-		toks[i] = norm.Tokens(t)
-	}
-	var st *dedup.TermStats
-	var lr *dedup.LexRand
-	switch name {
-	case "tfidf", "heavysent":
-		st = dedup.NewTermStats(toks)
-	case "lexrand":
-		lr = dedup.NewLexRand(dedup.NewTermStats(toks), dedup.LexRandOptions{})
-	}
-	for i, t := range texts {
-		var sig uint64
-		var ok bool
-		switch name {
-		case "md5":
-			sig, ok = dedup.SignMD5(toks[i])
-		case "tfidf":
-			sig, ok = dedup.SignTFIDF(toks[i], st, sigTerms)
-		case "longsent":
-			sig, ok = dedup.SignLongSent(norm.SentenceTokens(t), sigSentences)
-		case "heavysent":
-			sig, ok = dedup.SignHeavySent(norm.SentenceTokens(t), st, sigSentences)
-		case "lexrand":
-			sigs[i] = lr.Sign(toks[i])
-		}
-		if ok {
-			sigs[i] = []uint64{sig}
-		}
-	}
-	return sigs
-}
+var SignatureMethods = []dedup.Method{dedup.MethodMD5, dedup.MethodTFIDF, dedup.MethodLongSent, dedup.MethodHeavySent, dedup.MethodLexRand}
 
 // RunSignatures signs every text with each of SignatureMethods, pairs the
 // texts that share a signature and scores the pairs against gold. The time
 // of a method covers tokenising, the collection statistics and signing.
 func RunSignatures(texts []string, norm *dedup.Normalizer, gold map[[2]int]bool) map[string]DedupScore {
 	out := make(map[string]DedupScore)
-	for _, name := range SignatureMethods {
+	for _, m := range SignatureMethods {
 		start := time.Now()
-		pairs := dedup.SharedSignaturePairs(SignTexts(name, texts, norm))
+		pairs := dedup.SharedSignaturePairs(dedup.SignCollection(m, texts, norm))
 		s := ScorePairs(pairs, gold)
 		s.Seconds = time.Since(start).Seconds()
 		s.Candidates = len(pairs)
-		out[name] = s
+		out[m.String()] = s
 	}
 	return out
 }

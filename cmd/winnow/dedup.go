@@ -52,7 +52,7 @@ not chain. The chosen table layout or banding is printed on stderr.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "output JSONL file, or - for standard output (required)")
-	fl.StringVar(&f.method, "method", "simhash", "candidate search: simhash or minhash")
+	fl.StringVar(&f.method, "method", "simhash", "candidate search: simhash, minhash, or one of seed 000's signatures: md5, tfidf, longsent, heavysent, lexrand")
 	fl.StringVar(&f.measure, "measure", "jaccard", "verification: jaccard, containment or cosine")
 	fl.Float64Var(&f.threshold, "threshold", 0.8, "verified similarity that makes a duplicate")
 	fl.IntVar(&f.k, "k", 3, "SimHash Hamming distance for candidates (0-8)")
@@ -135,14 +135,28 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 			docs[i].Fingerprint, docs[i].HasFingerprint = dedup.SimHash(idf.Apply(feats[i]))
 		}
 	}
+	if method.Signed() {
+		// Seed 000's signatures need the collection's term statistics,
+		// so they are computed once all texts are read.
+		texts := make([]string, len(docs))
+		for i := range docs {
+			json.Unmarshal(raws[i]["text"], &texts[i])
+		}
+		for i, sigs := range dedup.SignCollection(method, texts, norm) {
+			docs[i].Signatures = sigs
+		}
+	}
 	res, err := dedup.Cluster(docs, dedup.Config{Method: method, K: f.k, NumPerm: f.numPerm, Threshold: f.threshold, Measure: measure})
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if method == dedup.MethodSimHash {
+	switch {
+	case method == dedup.MethodSimHash:
 		fmt.Fprintf(stderr, "simhash tables: %v\n", res.Layout)
-	} else {
+	case method == dedup.MethodMinHash:
 		fmt.Fprintf(stderr, "minhash LSH: %v\n", res.Bands)
+	default:
+		fmt.Fprintf(stderr, "%v signatures: a shared value makes a candidate\n", method)
 	}
 	fmt.Fprintf(stderr, "%d records, %d clusters, %d duplicates (largest cluster %d); %d candidates verified, %d passed\n",
 		len(docs), res.Clusters, res.Duplicates, res.LargestSize, res.Candidates, res.Verified)

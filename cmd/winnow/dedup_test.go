@@ -22,7 +22,7 @@ func TestDedupCommand(t *testing.T) {
 	if err := os.WriteFile(in, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, method := range []string{"simhash", "minhash"} {
+	for _, method := range []string{"simhash", "minhash", "longsent", "heavysent"} {
 		out := filepath.Join(dir, method+".jsonl")
 		red := filepath.Join(dir, method+".tsv")
 		rep := filepath.Join(dir, method+".html")

@@ -80,7 +80,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.StringVar(&f.signature, "template-signature", "content", "what site templates compare: content (tags and text), tags, tags+size or tags+kind (seed 000's style-inbreeding variants; content measures best, see winnow eval sites)")
 	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates: load them, relearn those that no longer fit, save new ones")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
-	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash or minhash")
+	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
 	fl.Float64Var(&f.dedupFlags.threshold, "threshold", 0.8, "with --dedup: verified similarity")
 	fl.IntVar(&f.dedupFlags.k, "k", 3, "with --dedup: SimHash distance")
 	return cmd
