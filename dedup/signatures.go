@@ -164,7 +164,7 @@ type LexRand struct {
 type LexRandOptions struct {
 	Dictionaries int     // default 10
 	Drop         float64 // share of the dictionary each copy leaves out; default 0.3
-	MaxDF        float64 // terms in more than this share of the documents are left out; default 0.2
+	MaxDF        float64 // terms in more than this share of the documents are left out; default 0.05
 	MinDF        int     // terms in fewer documents are left out; default 2
 	MinOverlap   int     // fewer terms in common with a dictionary give no signature; default 5
 	Seed         uint64
@@ -181,7 +181,10 @@ func NewLexRand(st *TermStats, o LexRandOptions) *LexRand {
 		o.Drop = 0.3
 	}
 	if o.MaxDF <= 0 {
-		o.MaxDF = 0.2
+		// Measured on the generated collection of winnow eval dedup (815
+		// texts, J >= 0.8): F 0.18 at 0.2, 0.57 at 0.05, 0.57 at 0.02,
+		// 0.45 at 0.01. A dictionary of common words breaks on any edit.
+		o.MaxDF = 0.05
 	}
 	if o.MinDF <= 0 {
 		o.MinDF = 2
