@@ -882,7 +882,10 @@ func titleMatch(heading, title string) float64 {
 	if rest, ok := strings.CutPrefix(title, heading); ok && rest != "" {
 		// The title's first field: "Lydia's Charm" in "Lydia's Charm:
 		// Wanda E. Brunstetter: 9781602600638: Christianbook.com".
-		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, " ")); strings.ContainsRune(":|-–—·»/", r) {
+		// A dash or slash separates fields only with a space before it
+		// ("Foo - Site", not "e-mail").
+		r, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, " "))
+		if strings.ContainsRune(":|·»", r) || rest[0] == ' ' && strings.ContainsRune("-–—/", r) {
 			return 0.8
 		}
 	}
