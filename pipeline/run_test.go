@@ -246,9 +246,10 @@ func TestRunClueWebQuirk(t *testing.T) {
 }
 
 // BenchmarkRunWorkers runs the whole pipeline (two passes, templates) over
-// the 181 Scrapinghub pages with one and with two workers; with -count the
-// two alternate, so both see the same machine load. The output bytes must
-// not depend on the number of workers.
+// the 181 Scrapinghub pages with one and with two workers. -count repeats
+// each in place; to interleave them, run the test binary several times
+// with -test.count 1. The output bytes must not depend on the number of
+// workers.
 func BenchmarkRunWorkers(b *testing.B) {
 	dir := filepath.Join(shareddata.Require(b), "extract", "scrapinghub", "html")
 	var want []byte
