@@ -229,39 +229,9 @@ type Index struct {
 // NewIndex builds the permuted tables of layout for fps (ids are the slice
 // positions). fps is copied.
 func NewIndex(fps []uint64, layout Layout) *Index {
-	ix := &Index{layout: layout, fps: append([]uint64(nil), fps...)}
-	b := layout.Blocks
-	widths := make([]uint, b)
-	shifts := make([]uint, b)
-	off := uint(0)
-	for i := range b {
-		// Blocks from the high bits down; the first 64%b blocks get a bit more.
-		w := uint(64 / b)
-		if i < 64%b {
-			w++
-		}
-		off += w
-		widths[i], shifts[i] = w, 64-off
-	}
-	for _, lead := range combinations(b, b-layout.K) {
-		t := table{widths: widths, shifts: shifts}
-		in := make([]bool, b)
-		for _, blk := range lead {
-			in[blk] = true
-			t.prefix += widths[blk]
-			t.lead |= blockMask(widths[blk], shifts[blk])
-		}
-		t.blocks = append(t.blocks, lead...)
-		for blk := range b {
-			if !in[blk] {
-				t.blocks = append(t.blocks, blk)
-			}
-		}
-		pos := uint(64)
-		for _, blk := range t.blocks {
-			pos -= widths[blk]
-			t.offsets = append(t.offsets, pos)
-		}
+	ix := &Index{layout: layout, fps: append([]uint64(nil), fps...), tables: newTables(layout)}
+	for ti := range ix.tables {
+		t := &ix.tables[ti]
 		type pair struct {
 			p  uint64
 			id uint32
@@ -281,9 +251,49 @@ func NewIndex(fps []uint64, layout Layout) *Index {
 		for i, p := range ps {
 			t.perm[i], t.ids[i] = p.p, p.id
 		}
-		ix.tables = append(ix.tables, t)
 	}
 	return ix
+}
+
+// newTables returns the layout's tables with their permutations and no
+// fingerprints.
+func newTables(layout Layout) []table {
+	b := layout.Blocks
+	widths := make([]uint, b)
+	shifts := make([]uint, b)
+	off := uint(0)
+	for i := range b {
+		// Blocks from the high bits down; the first 64%b blocks get a bit more.
+		w := uint(64 / b)
+		if i < 64%b {
+			w++
+		}
+		off += w
+		widths[i], shifts[i] = w, 64-off
+	}
+	var tables []table
+	for _, lead := range combinations(b, b-layout.K) {
+		t := table{widths: widths, shifts: shifts}
+		in := make([]bool, b)
+		for _, blk := range lead {
+			in[blk] = true
+			t.prefix += widths[blk]
+			t.lead |= blockMask(widths[blk], shifts[blk])
+		}
+		t.blocks = append(t.blocks, lead...)
+		for blk := range b {
+			if !in[blk] {
+				t.blocks = append(t.blocks, blk)
+			}
+		}
+		pos := uint(64)
+		for _, blk := range t.blocks {
+			pos -= widths[blk]
+			t.offsets = append(t.offsets, pos)
+		}
+		tables = append(tables, t)
+	}
+	return tables
 }
 
 func blockMask(width, shift uint) uint64 { return ((uint64(1) << width) - 1) << shift }
