@@ -118,31 +118,54 @@ func tableKey(ti int, perm, id uint64) []byte {
 // Add stores a document. A URL already held is replaced: its old
 // fingerprint leaves the tables in the same batch.
 func (s *Store) Add(url string, fp uint64) (StoredDoc, error) {
+	docs, err := s.AddBatch([]StoredDoc{{URL: url, Fingerprint: fp}})
+	if err != nil {
+		return StoredDoc{}, err
+	}
+	return docs[0], nil
+}
+
+// AddBatch stores documents (their ID fields are ignored) in one synced
+// batch and returns them with their ids. A URL already held, or repeated
+// later in docs, is replaced by its last occurrence.
+func (s *Store) AddBatch(docs []StoredDoc) ([]StoredDoc, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.db.NewBatch()
 	defer b.Close()
-	if err := s.deleteLocked(b, url); err != nil {
-		return StoredDoc{}, err
+	last := make(map[string]int, len(docs))
+	for i, d := range docs {
+		last[d.URL] = i
 	}
+	var out []StoredDoc
 	id := s.next
-	val := make([]byte, 8+len(url))
-	binary.BigEndian.PutUint64(val, fp)
-	copy(val[8:], url)
-	b.Set(docKey(id), val, nil)
 	var idb [8]byte
-	binary.BigEndian.PutUint64(idb[:], id)
-	b.Set(append([]byte{'u'}, url...), idb[:], nil)
-	for ti := range s.tables {
-		b.Set(tableKey(ti, s.tables[ti].permute(fp), id), nil, nil)
+	for i, d := range docs {
+		if last[d.URL] != i {
+			continue
+		}
+		if err := s.deleteLocked(b, d.URL); err != nil {
+			return nil, err
+		}
+		val := make([]byte, 8+len(d.URL))
+		binary.BigEndian.PutUint64(val, d.Fingerprint)
+		copy(val[8:], d.URL)
+		b.Set(docKey(id), val, nil)
+		binary.BigEndian.PutUint64(idb[:], id)
+		b.Set(append([]byte{'u'}, d.URL...), idb[:], nil)
+		for ti := range s.tables {
+			b.Set(tableKey(ti, s.tables[ti].permute(d.Fingerprint), id), nil, nil)
+		}
+		out = append(out, StoredDoc{ID: id, URL: d.URL, Fingerprint: d.Fingerprint})
+		id++
 	}
-	binary.BigEndian.PutUint64(idb[:], id+1)
+	binary.BigEndian.PutUint64(idb[:], id)
 	b.Set([]byte("n"), idb[:], nil)
 	if err := b.Commit(pebble.Sync); err != nil {
-		return StoredDoc{}, err
+		return nil, err
 	}
-	s.next = id + 1
-	return StoredDoc{ID: id, URL: url, Fingerprint: fp}, nil
+	s.next = id
+	return out, nil
 }
 
 // Delete removes the document with this URL; it reports whether there was

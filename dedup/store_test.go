@@ -1,12 +1,15 @@
 package dedup
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestStoreMatchesIndex: the persistent store answers every query as the
@@ -133,4 +136,48 @@ func TestStoreConcurrent(t *testing.T) {
 		}
 	}()
 	wg.Wait()
+}
+
+// BenchmarkStoreQuery: 200,000 fingerprints added in batches of 10,000,
+// then k=3 queries of stored fingerprints; reports the disk bytes per
+// document and the p50 and p99 query times.
+func BenchmarkStoreQuery(b *testing.B) {
+	const n = 200_000
+	st, err := OpenStore(b.TempDir(), 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	fps := make([]uint64, n)
+	for lo := 0; lo < n; lo += 10_000 {
+		batch := make([]StoredDoc, 0, 10_000)
+		for i := lo; i < lo+10_000; i++ {
+			fps[i] = rng.Uint64()
+			batch = append(batch, StoredDoc{URL: fmt.Sprintf("https://e%d.example/page/%d", i%977, i), Fingerprint: fps[i]})
+		}
+		if _, err := st.AddBatch(batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := st.db.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	st.db.Compact(context.Background(), []byte("a"), []byte("z"), true)
+	s, _ := st.Stats()
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		found := false
+		st.Query(fps[rng.IntN(n)], func(StoredDoc, int) { found = true })
+		times = append(times, time.Since(start))
+		if !found {
+			b.Fatal("a stored fingerprint was not found")
+		}
+	}
+	b.ReportMetric(float64(s.DiskBytes)/n, "disk-B/doc")
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
 }
