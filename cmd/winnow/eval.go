@@ -167,21 +167,13 @@ func printLosses(w io.Writer, ds *evaluate.Dataset, mine, ref *evaluate.Result, 
 }
 
 func writePageScores(path string, res *evaluate.Result) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(fh)
-	enc := json.NewEncoder(bw)
-	for _, p := range res.PerPage {
-		if err := enc.Encode(p); err != nil {
-			fh.Close()
-			return err
+	return withOutput(path, os.Stdout, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for _, p := range res.PerPage {
+			if err := enc.Encode(p); err != nil {
+				return err
+			}
 		}
-	}
-	if err := bw.Flush(); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+		return nil
+	})
 }

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIndexCommand: add, query, delete and stats on a small collection; a
+// query finds a near copy added earlier and not an unrelated text; a bad
+// line gives an error record; another --k is refused.
+func TestIndexCommand(t *testing.T) {
+	dir := t.TempDir()
+	idx := filepath.Join(dir, "idx")
+	base := strings.Repeat("The harbour town switched on its first tidal power station after a decade of planning, protests and hearings. ", 4)
+	held := filepath.Join(dir, "held.jsonl")
+	lines := []string{
+		`{"url":"https://a.example/1","text":` + quote(base) + `}`,
+		`{"url":"https://c.example/2","text":"An unrelated note about winter squash stored on a shelf in the spare bedroom until April, with onions."}`,
+		`{"url":"https://d.example/empty","text":""}`,
+	}
+	os.WriteFile(held, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	if _, code := run(t, "index", "add", held, "--index", idx); code != 0 {
+		t.Fatalf("add: exit code %d", code)
+	}
+	newer := filepath.Join(dir, "new.jsonl")
+	os.WriteFile(newer, []byte(strings.Join([]string{
+		`{"url":"https://b.example/copy","text":` + quote(base) + `}`,
+		`not json`,
+		`{"url":"https://e.example/other","text":"Completely different words about mountain weather in the winter season and snow on passes."}`,
+	}, "\n")+"\n"), 0o644)
+	out, code := run(t, "index", "query", newer, "--index", idx)
+	if code != 0 {
+		t.Fatalf("query: exit code %d", code)
+	}
+	var recs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("query output %q: %v", l, err)
+		}
+		recs = append(recs, m)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("%d query records, want 3", len(recs))
+	}
+	dups := recs[0]["duplicates"].([]any)
+	if len(dups) != 1 || dups[0].(map[string]any)["url"] != "https://a.example/1" {
+		t.Errorf("the copy's duplicates: %v", dups)
+	}
+	if recs[1]["error"] == nil || len(recs[2]["duplicates"].([]any)) != 0 {
+		t.Errorf("bad line or unrelated text: %v / %v", recs[1], recs[2])
+	}
+	stats := func() int {
+		out, code := run(t, "index", "stats", "--index", idx)
+		var s struct{ Documents int }
+		if code != 0 || json.Unmarshal([]byte(out), &s) != nil {
+			t.Fatalf("stats: %d %q", code, out)
+		}
+		return s.Documents
+	}
+	if n := stats(); n != 2 {
+		t.Errorf("%d documents held, want 2 (the empty text has no fingerprint)", n)
+	}
+	if _, code := run(t, "index", "delete", "https://a.example/1", "--index", idx); code != 0 {
+		t.Fatal("delete failed")
+	}
+	if n := stats(); n != 1 {
+		t.Errorf("%d documents after delete, want 1", n)
+	}
+	if out, _ := run(t, "index", "query", newer, "--index", idx); strings.Contains(out, "https://a.example/1") {
+		t.Error("a deleted document is still found")
+	}
+	if _, code := run(t, "index", "stats", "--index", idx, "--k", "5"); code == 0 {
+		t.Error("another k was accepted")
+	}
+	if _, code := run(t, "index", "stats"); code != 2 {
+		t.Errorf("no --index: exit code %d, want 2", code)
+	}
+}
