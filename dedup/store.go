@@ -23,7 +23,7 @@ import (
 //	"n"                       the next document id
 //	"d" id                    fingerprint, then URL
 //	"u" URL                   id
-//	"t" table permuted id     (empty value)
+//	"t" table permuted id     (empty value; the id in 5 bytes)
 //
 // Store is safe for concurrent use: queries may run while documents are
 // added.
@@ -36,7 +36,7 @@ type Store struct {
 }
 
 // StoreVersion is the version of the key layout.
-const StoreVersion = 1
+const StoreVersion = 2
 
 // storeLayoutN is the collection size the store's tables are planned for.
 const storeLayoutN = 10_000_000
@@ -107,12 +107,25 @@ func docKey(id uint64) []byte {
 	return k
 }
 
+// tableKey holds the id in 5 bytes: the table keys are most of the
+// store, and 2^40 documents are more than one index will hold.
 func tableKey(ti int, perm, id uint64) []byte {
-	k := make([]byte, 18)
+	k := make([]byte, 15)
 	k[0], k[1] = 't', byte(ti)
 	binary.BigEndian.PutUint64(k[2:], perm)
-	binary.BigEndian.PutUint64(k[10:], id)
+	putID5(k[10:], id)
 	return k
+}
+
+// maxStoreID bounds the ids a table key can hold.
+const maxStoreID = 1<<40 - 1
+
+func putID5(b []byte, id uint64) {
+	b[0], b[1], b[2], b[3], b[4] = byte(id>>32), byte(id>>24), byte(id>>16), byte(id>>8), byte(id)
+}
+
+func id5(b []byte) uint64 {
+	return uint64(b[0])<<32 | uint64(b[1])<<24 | uint64(b[2])<<16 | uint64(b[3])<<8 | uint64(b[4])
 }
 
 // Add stores a document. A URL already held is replaced: its old
@@ -143,6 +156,9 @@ func (s *Store) AddBatch(docs []StoredDoc) ([]StoredDoc, error) {
 	for i, d := range docs {
 		if last[d.URL] != i {
 			continue
+		}
+		if id > maxStoreID {
+			return nil, fmt.Errorf("%w: more than %d documents", ErrStore, maxStoreID)
 		}
 		if err := s.deleteLocked(b, d.URL); err != nil {
 			return nil, err
@@ -244,7 +260,7 @@ func (s *Store) Query(fp uint64, fn func(d StoredDoc, dist int)) error {
 			k := it.Key()
 			d := bits.OnesCount64(binary.BigEndian.Uint64(k[2:10]) ^ q)
 			if d <= s.layout.K {
-				found[binary.BigEndian.Uint64(k[10:18])] = d
+				found[id5(k[10:15])] = d
 			}
 		}
 		if err := it.Close(); err != nil {

@@ -127,7 +127,7 @@ func checkStoreConsistent(t *testing.T, st *Store) {
 		case 'u':
 			urls[string(k[1:])] = binary.BigEndian.Uint64(v)
 		case 't':
-			id := binary.BigEndian.Uint64(k[10:])
+			id := id5(k[10:])
 			tables[id]++
 			if _, err := st.get(id); err != nil {
 				t.Errorf("table key of a missing document %d", id)

@@ -138,11 +138,11 @@ func TestStoreConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// BenchmarkStoreQuery: 200,000 fingerprints added in batches of 10,000,
+// BenchmarkStoreQuery: 1,000,000 fingerprints added in batches of 10,000,
 // then k=3 queries of stored fingerprints; reports the disk bytes per
 // document and the p50 and p99 query times.
 func BenchmarkStoreQuery(b *testing.B) {
-	const n = 200_000
+	const n = 1_000_000
 	st, err := OpenStore(b.TempDir(), 3)
 	if err != nil {
 		b.Fatal(err)
