@@ -18,6 +18,7 @@ import (
 
 type dedupFlags struct {
 	out, report, redirects string
+	index                  string // a winnow index folder: check against it, then add
 	method, measure        string
 	threshold              float64
 	k, numPerm             int
@@ -67,6 +68,7 @@ not chain. The chosen table layout or banding is printed on stderr.`,
 	fl.BoolVar(&f.idf, "idf", false, "weight SimHash features by TF*IDF over the input collection")
 	fl.StringVar(&f.report, "report", "", "write an HTML report of the clusters to this file")
 	fl.StringVar(&f.redirects, "redirects", "", "write a redirect map (duplicate URL <TAB> canonical URL) to this file")
+	fl.StringVar(&f.index, "index", "", "a winnow index folder: clusters that duplicate a page it holds point at that page; then every record is added")
 	return cmd
 }
 
@@ -160,11 +162,17 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "%d records, %d clusters, %d duplicates (largest cluster %d); %d candidates verified, %d passed\n",
 		len(docs), res.Clusters, res.Duplicates, res.LargestSize, res.Candidates, res.Verified)
-	if err := writeDedupOutput(f.out, raws, docs, res, f.dropDuplicates); err != nil {
+	var held []string
+	if f.index != "" {
+		if held, err = checkIndex(f.index, f.k, docs, res, stderr); err != nil {
+			return err
+		}
+	}
+	if err := writeDedupOutput(f.out, raws, docs, res, held, f.dropDuplicates); err != nil {
 		return err
 	}
 	if f.redirects != "" {
-		if err := writeRedirects(f.redirects, docs, res); err != nil {
+		if err := writeRedirects(f.redirects, docs, res, held); err != nil {
 			return err
 		}
 	}
@@ -244,7 +252,57 @@ func readDedupInput(path string, norm, simNorm *dedup.Normalizer) ([]map[string]
 	return raws, docs, nil
 }
 
-func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []dedup.Doc, res *dedup.Result, drop bool) error {
+// checkIndex looks up each cluster's centre in the persistent index at dir
+// and then adds every fingerprinted document to it. held[c] is the URL of
+// the held document nearest to centre c (then the earliest added), when
+// one is within k bits and has another URL: the cluster duplicates a page
+// seen in an earlier run, which stays canonical (seed 000).
+func checkIndex(dir string, k int, docs []dedup.Doc, res *dedup.Result, stderr io.Writer) ([]string, error) {
+	st, err := dedup.OpenStore(dir, k)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	held := make([]string, len(docs))
+	found := 0
+	for i := range docs {
+		if res.Centre[i] != i || !res.HasSimHash[i] {
+			continue
+		}
+		best, bestDist := dedup.StoredDoc{}, -1
+		err := st.Query(res.SimHash[i], func(d dedup.StoredDoc, dist int) {
+			if d.URL != docs[i].URL && (bestDist < 0 || dist < bestDist) {
+				best, bestDist = d, dist
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		if bestDist >= 0 {
+			held[i] = best.URL
+			found++
+		}
+	}
+	var batch []dedup.StoredDoc
+	for i, d := range docs {
+		if res.HasSimHash[i] {
+			batch = append(batch, dedup.StoredDoc{URL: d.URL, Fingerprint: res.SimHash[i]})
+		}
+		if len(batch) == indexAddBatch || i == len(docs)-1 && len(batch) > 0 {
+			if _, err := st.AddBatch(batch); err != nil {
+				return nil, err
+			}
+			batch = batch[:0]
+		}
+	}
+	fmt.Fprintf(stderr, "index %s: %d clusters duplicate a page held before; records added\n", dir, found)
+	return held, nil
+}
+
+// writeDedupOutput writes the records with their dedup fields. held (nil
+// without an index) names, per cluster centre, a page of an earlier run
+// that the whole cluster duplicates.
+func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []dedup.Doc, res *dedup.Result, held []string, drop bool) error {
 	w, closeFn, err := createOut(path)
 	if err != nil {
 		return err
@@ -253,6 +311,10 @@ func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []ded
 	enc.SetEscapeHTML(false)
 	for i, raw := range raws {
 		canonical := res.Centre[i] == i
+		dupOf := docs[res.Centre[i]].URL
+		if held != nil && held[res.Centre[i]] != "" {
+			canonical, dupOf = false, held[res.Centre[i]]
+		}
 		if drop && !canonical {
 			continue
 		}
@@ -271,7 +333,7 @@ func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []ded
 			fmt.Fprintf(&buf, `,"cluster":%q,"canonical":%t`, res.ClusterID[i], canonical)
 			if !canonical {
 				buf.WriteString(`,"duplicate_of":`)
-				buf.Write(jsonString(docs[res.Centre[i]].URL))
+				buf.Write(jsonString(dupOf))
 			}
 			buf.WriteString("}\n")
 			if _, err := w.Write(buf.Bytes()); err != nil {
@@ -289,7 +351,7 @@ func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []ded
 		if canonical {
 			delete(raw, "duplicate_of")
 		} else {
-			raw["duplicate_of"] = jsonString(docs[res.Centre[i]].URL)
+			raw["duplicate_of"] = jsonString(dupOf)
 		}
 		if err := enc.Encode(raw); err != nil {
 			return err
@@ -340,14 +402,21 @@ func createOut(path string) (io.Writer, func() error, error) {
 	}, nil
 }
 
-func writeRedirects(path string, docs []dedup.Doc, res *dedup.Result) error {
+func writeRedirects(path string, docs []dedup.Doc, res *dedup.Result, held []string) error {
 	w, closeFn, err := createOut(path)
 	if err != nil {
 		return err
 	}
 	for i, d := range docs {
-		if c := res.Centre[i]; c != i && d.URL != docs[c].URL {
-			fmt.Fprintf(w, "%s\t%s\n", strings.ReplaceAll(d.URL, "\t", " "), strings.ReplaceAll(docs[c].URL, "\t", " "))
+		c := res.Centre[i]
+		to := docs[c].URL
+		if held != nil && held[c] != "" {
+			to = held[c]
+		} else if c == i {
+			continue
+		}
+		if d.URL != to {
+			fmt.Fprintf(w, "%s\t%s\n", strings.ReplaceAll(d.URL, "\t", " "), strings.ReplaceAll(to, "\t", " "))
 		}
 	}
 	return closeFn()

@@ -80,3 +80,42 @@ func TestIndexCommand(t *testing.T) {
 		t.Errorf("no --index: exit code %d, want 2", code)
 	}
 }
+
+// TestDedupWithIndex: a first dedup run fills the index; in a second run a
+// reprint of a page from the first points at it (duplicate_of, redirect)
+// and is not canonical, while a new page stays canonical.
+func TestDedupWithIndex(t *testing.T) {
+	dir := t.TempDir()
+	idx := filepath.Join(dir, "idx")
+	base := strings.Repeat("The harbour town switched on its first tidal power station after a decade of planning, protests and hearings. ", 4)
+	first := filepath.Join(dir, "first.jsonl")
+	os.WriteFile(first, []byte(`{"url":"https://a.example/1","text":`+quote(base)+`}`+"\n"), 0o644)
+	if _, code := run(t, "dedup", first, "--out", filepath.Join(dir, "o1.jsonl"), "--index", idx); code != 0 {
+		t.Fatalf("first run: exit code %d", code)
+	}
+	second := filepath.Join(dir, "second.jsonl")
+	os.WriteFile(second, []byte(strings.Join([]string{
+		`{"url":"https://b.example/reprint","text":` + quote(base+" Advertisement: buy a boat.") + `}`,
+		`{"url":"https://c.example/new","text":"An unrelated note about winter squash stored on a shelf in the spare bedroom until April."}`,
+	}, "\n")+"\n"), 0o644)
+	out2, red := filepath.Join(dir, "o2.jsonl"), filepath.Join(dir, "red.tsv")
+	if _, code := run(t, "dedup", second, "--out", out2, "--index", idx, "--k", "8", "--redirects", red); code == 0 {
+		t.Fatal("an index created with k=3 was opened with k=8")
+	}
+	if _, code := run(t, "dedup", second, "--out", out2, "--index", idx, "--redirects", red); code != 0 {
+		t.Fatalf("second run: exit code %d", code)
+	}
+	recs := readJSONL(t, out2)
+	if recs[0]["canonical"] != false || recs[0]["duplicate_of"] != "https://a.example/1" {
+		t.Errorf("reprint: %v", recs[0])
+	}
+	if recs[1]["canonical"] != true || recs[1]["duplicate_of"] != nil {
+		t.Errorf("new page: %v", recs[1])
+	}
+	if b, _ := os.ReadFile(red); string(b) != "https://b.example/reprint\thttps://a.example/1\n" {
+		t.Errorf("redirects %q", b)
+	}
+	if out, _ := run(t, "index", "stats", "--index", idx); !strings.Contains(out, `"documents":3`) {
+		t.Errorf("stats after two runs: %s", out)
+	}
+}

@@ -83,6 +83,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
 	fl.Float64Var(&f.dedupFlags.threshold, "threshold", 0.8, "with --dedup: verified similarity")
 	fl.IntVar(&f.dedupFlags.k, "k", 3, "with --dedup: SimHash distance")
+	fl.StringVar(&f.dedupFlags.index, "index", "", "with --dedup: a winnow index folder to check pages against and add them to")
 	return cmd
 }
 
