@@ -233,50 +233,6 @@ func (lr *LexRand) Sign(toks []string) []uint64 {
 	return sigs
 }
 
-// SharedSignaturePairs returns every pair i < j of documents with at least
-// one signature in common, sorted by I, then J.
-func SharedSignaturePairs(sigs [][]uint64) []Pair {
-	groups := map[uint64][]int{}
-	for i, ss := range sigs {
-		for _, s := range ss {
-			groups[s] = append(groups[s], i)
-		}
-	}
-	seen := map[[2]int]bool{}
-	var out []Pair
-	for _, g := range groups {
-		for a := range g {
-			for b := a + 1; b < len(g); b++ {
-				if key := [2]int{g[a], g[b]}; key[0] != key[1] && !seen[key] {
-					seen[key] = true
-					out = append(out, Pair{I: key[0], J: key[1], Similarity: 1})
-				}
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].I != out[j].I {
-			return out[i].I < out[j].I
-		}
-		return out[i].J < out[j].J
-	})
-	return out
-}
-
-// SignaturePairs returns every pair i < j of documents with the same
-// signature: seed 000 counts one shared signature as a duplicate, without
-// verification. Documents without a signature (has[i] false) pair with
-// none. Pairs come sorted by I, then J.
-func SignaturePairs(sigs []uint64, has []bool) []Pair {
-	multi := make([][]uint64, len(sigs))
-	for i, s := range sigs {
-		if has[i] {
-			multi[i] = []uint64{s}
-		}
-	}
-	return SharedSignaturePairs(multi)
-}
-
 // Signature settings: L terms for TF*IDF, and the number of sentences of
 // Long Sent and Heavy Sent.
 const (

@@ -87,14 +87,37 @@ func TestSignatures(t *testing.T) {
 	}
 }
 
-func TestSignaturePairs(t *testing.T) {
-	got := SignaturePairs([]uint64{7, 3, 7, 7, 3, 9}, []bool{true, true, true, false, true, true})
-	want := []Pair{{0, 2, 1}, {1, 4, 1}}
+// signedPairs pairs documents by shared signatures, unverified.
+func signedPairs(t *testing.T, m Method, sigs [][]uint64) map[[2]int]bool {
+	t.Helper()
+	docs := make([]Doc, len(sigs))
+	for i := range sigs {
+		docs[i].Signatures = sigs[i]
+	}
+	pairs, _, err := FindPairs(docs, Config{Method: m, NoVerify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[[2]int]bool{}
+	for _, p := range pairs {
+		if found[[2]int{p.I, p.J}] || p.I >= p.J {
+			t.Errorf("pair %v repeated or out of order", p)
+		}
+		found[[2]int{p.I, p.J}] = true
+	}
+	return found
+}
+
+func TestSignedCandidates(t *testing.T) {
+	// Document 3 has no signature; document 5 shares one of its two
+	// signatures with 1 and 4.
+	got := signedPairs(t, MethodLongSent, [][]uint64{{7}, {3}, {7}, nil, {3}, {9, 3}})
+	want := map[[2]int]bool{{0, 2}: true, {1, 4}: true, {1, 5}: true, {4, 5}: true}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
-	for i := range want {
-		if got[i] != want[i] {
+	for p := range want {
+		if !got[p] {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 	}
@@ -121,16 +144,12 @@ func TestLexRand(t *testing.T) {
 	if len(sigs[0]) == 0 || len(sigs[0]) > 10 {
 		t.Fatalf("%d signatures for the first text", len(sigs[0]))
 	}
-	pairs := SharedSignaturePairs(sigs)
-	found := map[[2]int]bool{}
-	for _, p := range pairs {
-		found[[2]int{p.I, p.J}] = true
-	}
+	found := signedPairs(t, MethodLexRand, sigs)
 	if !found[[2]int{0, 1}] || !found[[2]int{2, 3}] {
-		t.Errorf("reprints not paired: %v", pairs)
+		t.Errorf("reprints not paired: %v", found)
 	}
 	if found[[2]int{0, 2}] || found[[2]int{1, 3}] {
-		t.Errorf("different texts paired: %v", pairs)
+		t.Errorf("different texts paired: %v", found)
 	}
 	again := NewLexRand(st, LexRandOptions{MaxDF: 0.5}).Sign(toks[0])
 	if len(again) != len(sigs[0]) || again[0] != sigs[0][0] {

@@ -193,7 +193,10 @@ func ScoreCloughStevenson(docs []CSDoc, norm *dedup.Normalizer, methods []DedupM
 	}
 	for _, m := range SignatureMethods {
 		start := time.Now()
-		pairs := dedup.SharedSignaturePairs(dedup.SignCollection(m, texts, norm))
+		pairs, err := signaturePairs(m, dedup.SignCollection(m, texts, norm))
+		if err != nil {
+			return nil, err
+		}
 		s := scoreCSPairs(docs, index, pairs)
 		s.Candidates = len(pairs)
 		s.Seconds = time.Since(start).Seconds()
@@ -249,15 +252,29 @@ var SignatureMethods = []dedup.Method{dedup.MethodMD5, dedup.MethodTFIDF, dedup.
 // RunSignatures signs every text with each of SignatureMethods, pairs the
 // texts that share a signature and scores the pairs against gold. The time
 // of a method covers tokenising, the collection statistics and signing.
-func RunSignatures(texts []string, norm *dedup.Normalizer, gold map[[2]int]bool) map[string]DedupScore {
+func RunSignatures(texts []string, norm *dedup.Normalizer, gold map[[2]int]bool) (map[string]DedupScore, error) {
 	out := make(map[string]DedupScore)
 	for _, m := range SignatureMethods {
 		start := time.Now()
-		pairs := dedup.SharedSignaturePairs(dedup.SignCollection(m, texts, norm))
+		pairs, err := signaturePairs(m, dedup.SignCollection(m, texts, norm))
+		if err != nil {
+			return nil, err
+		}
 		s := ScorePairs(pairs, gold)
 		s.Seconds = time.Since(start).Seconds()
 		s.Candidates = len(pairs)
 		out[m.String()] = s
 	}
-	return out
+	return out, nil
+}
+
+// signaturePairs pairs the documents that share a signature, without
+// verification, as seed 000 counts them.
+func signaturePairs(m dedup.Method, sigs [][]uint64) ([]dedup.Pair, error) {
+	docs := make([]dedup.Doc, len(sigs))
+	for i := range sigs {
+		docs[i].Signatures = sigs[i]
+	}
+	pairs, _, err := dedup.FindPairs(docs, dedup.Config{Method: m, NoVerify: true})
+	return pairs, err
 }

@@ -43,9 +43,7 @@ func RunExtract(ds *Dataset, fn Extractor, workers int) (res *Result, texts map[
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range jobs {
 				p := &ds.Pages[i]
 				t, err := fn(p)
@@ -56,7 +54,7 @@ func RunExtract(ds *Dataset, fn Extractor, workers int) (res *Result, texts map[
 				}
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	for i := range ds.Pages {
 		jobs <- i

@@ -15,6 +15,8 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/winnow-go/winnow/internal/ascii"
 )
 
 // ErrUnknownCharset is returned by Decode when the caller forces a charset
@@ -201,11 +203,11 @@ func badShare(s []byte) float64 {
 // <meta charset=X> and <meta http-equiv=Content-Type content="...; charset=X">.
 func metaCharset(b []byte) string {
 	head := b
-	if i := indexFold(b, []byte("</head")); i >= 0 {
+	if i := ascii.IndexFold(b, "</head"); i >= 0 {
 		head = b[:i]
 	}
 	for off := 0; ; {
-		i := indexFold(head[off:], []byte("<meta"))
+		i := ascii.IndexFold(head[off:], "<meta")
 		if i < 0 {
 			return ""
 		}
@@ -234,27 +236,6 @@ func metaCharset(b []byte) string {
 			return string(v)
 		}
 	}
-}
-
-// indexFold is bytes.Index for an ASCII lower-case needle, ignoring case.
-func indexFold(s, lowerNeedle []byte) int {
-	n := len(lowerNeedle)
-	for i := 0; i+n <= len(s); i++ {
-		j := 0
-		for ; j < n; j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != lowerNeedle[j] {
-				break
-			}
-		}
-		if j == n {
-			return i
-		}
-	}
-	return -1
 }
 
 // detect guesses the charset with gogs/chardet and re-ranks its candidates

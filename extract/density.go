@@ -146,10 +146,10 @@ func classifyDensity(p *Page) {
 // Susan K. Downs, Kristy Dykes"): on a book or product page they are data
 // of the page.
 func (c *classifier) keepAuthor(titleIdx int) {
-	blocks := c.page.Blocks
-	if titleIdx < 0 || titleIdx+1 >= len(blocks) {
+	if titleIdx < 0 {
 		return
 	}
+	blocks := c.page.Blocks
 	for _, b := range blocks[titleIdx+1 : min(titleIdx+4, len(blocks))] {
 		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
 			return

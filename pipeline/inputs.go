@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/ascii"
 	"github.com/winnow-go/winnow/warc"
 )
 
@@ -369,12 +370,12 @@ func gunzip(b []byte) ([]byte, error) {
 // most pages have neither, and the expressions are slow to fail.
 func pageURL(b []byte) string {
 	head := b[:min(len(b), 64<<10)]
-	if indexFold(head, "<base") >= 0 {
+	if ascii.IndexFold(head, "<base") >= 0 {
 		if m := baseHref.FindSubmatch(head); m != nil {
 			return string(m[1])
 		}
 	}
-	if indexFold(head, "canonical") < 0 {
+	if ascii.IndexFold(head, "canonical") < 0 {
 		return ""
 	}
 	if tag := canonical.Find(head); tag != nil {
@@ -383,38 +384,4 @@ func pageURL(b []byte) string {
 		}
 	}
 	return ""
-}
-
-// indexFold returns the index of the first match of the lower-case ASCII
-// word in b, ignoring ASCII case, or -1.
-func indexFold(b []byte, word string) int {
-	first, upper := word[0], word[0]
-	if 'a' <= first && first <= 'z' {
-		upper = first - 'a' + 'A'
-	}
-	for i := 0; i+len(word) <= len(b); {
-		j := bytes.IndexAny(b[i:len(b)-len(word)+1], string([]byte{first, upper}))
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if asciiEqualFold(b[i:i+len(word)], word) {
-			return i
-		}
-		i++
-	}
-	return -1
-}
-
-func asciiEqualFold(b []byte, lower string) bool {
-	for k := 0; k < len(lower); k++ {
-		c := b[k]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[k] {
-			return false
-		}
-	}
-	return true
 }

@@ -56,21 +56,7 @@ func TestRecordJSON(t *testing.T) {
 	}
 }
 
-func TestIndexFold(t *testing.T) {
-	for _, c := range []struct {
-		b, w string
-		want int
-	}{
-		{`<HEAD><BASE href="x">`, "<base", 6},
-		{`<link rel="Canonical" href=y>`, "canonical", 11},
-		{`<bas`, "<base", -1},
-		{`no tags here`, "<base", -1},
-		{`<<base`, "<base", 1},
-	} {
-		if got := indexFold([]byte(c.b), c.w); got != c.want {
-			t.Errorf("indexFold(%q, %q) = %d, want %d", c.b, c.w, got, c.want)
-		}
-	}
+func TestPageURL(t *testing.T) {
 	for _, c := range []struct{ page, url string }{
 		{`<html><head><BASE HREF="http://a.example/x"></head>`, "http://a.example/x"},
 		{`<html><head><link href="http://b.example/" rel=canonical></head>`, "http://b.example/"},

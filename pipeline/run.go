@@ -121,9 +121,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	}()
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range jobs {
 				var tpl *infholder.Template
 				var group string
@@ -133,7 +131,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 				}
 				results <- result{j.seq, process(j.in, opts, group, tpl)}
 			}
-		}()
+		})
 	}
 	go func() { wg.Wait(); close(results) }()
 

@@ -56,9 +56,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range jobs {
 				p, err := extract.Parse(j.body, j.eo)
 				if err != nil {
@@ -69,7 +67,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 				samples[j.idx] = smp
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	err := ReadInputs(paths, func(in Input) error {
 		if err := ctx.Err(); err != nil {

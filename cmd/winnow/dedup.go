@@ -288,12 +288,13 @@ func checkIndex(dir string, k int, docs []dedup.Doc, res *dedup.Result, stderr i
 		if res.HasSimHash[i] {
 			batch = append(batch, dedup.StoredDoc{URL: d.URL, Fingerprint: res.SimHash[i]})
 		}
-		if len(batch) == indexAddBatch || i == len(docs)-1 && len(batch) > 0 {
-			if _, err := st.AddBatch(batch); err != nil {
-				return nil, err
-			}
-			batch = batch[:0]
+	}
+	for len(batch) > 0 {
+		n := min(len(batch), indexAddBatch)
+		if _, err := st.AddBatch(batch[:n]); err != nil {
+			return nil, err
 		}
+		batch = batch[n:]
 	}
 	fmt.Fprintf(stderr, "index %s: %d clusters duplicate a page held before; records added\n", dir, found)
 	return held, nil

@@ -60,9 +60,8 @@ that tool beats winnow, worst first.`,
 			return runEvalExtract(cmd.OutOrStdout(), args[0], f)
 		},
 	}
+	addEvalFlags(cmd, &f.data, &f.json)
 	fl := cmd.Flags()
-	fl.StringVar(&f.data, "data", "", "shared data folder (default: $WINNOW_DATA or ../shared/data)")
-	fl.BoolVar(&f.json, "json", false, "print the corpus figures as one JSON object on the last line")
 	fl.StringVar(&f.out, "out", "", "write per-page scores as JSON lines to this file")
 	fl.StringVar(&f.vs, "vs", "", "list pages where this reference tool (go-readability, go-trafilatura) beats winnow")
 	fl.IntVar(&f.workers, "workers", 0, "extraction goroutines (default: GOMAXPROCS)")
@@ -164,6 +163,12 @@ func printLosses(w io.Writer, ds *evaluate.Dataset, mine, ref *evaluate.Result, 
 		}
 		fmt.Fprintf(w, "  %-70s winnow %.3f  %s %.3f  %s\n", l.ID, l.Winnow, tool, l.Other, l.URL)
 	}
+}
+
+// addEvalFlags adds the flags every eval command has: --data and --json.
+func addEvalFlags(cmd *cobra.Command, data *string, asJSON *bool) {
+	cmd.Flags().StringVar(data, "data", "", "shared data folder (default: $WINNOW_DATA or ../shared/data)")
+	cmd.Flags().BoolVar(asJSON, "json", false, "print the figures as one JSON object on the last line")
 }
 
 func writePageScores(path string, res *evaluate.Result) error {

@@ -46,9 +46,8 @@ With --json the last line is {"dataset","methods":{...}}.`,
 			return runEvalDedup(cmd.OutOrStdout(), args[0], f)
 		},
 	}
+	addEvalFlags(cmd, &f.data, &f.json)
 	fl := cmd.Flags()
-	fl.StringVar(&f.data, "data", "", "shared data folder (default: $WINNOW_DATA or ../shared/data)")
-	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object on the last line")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the generated collection")
 	fl.Float64Var(&f.level, "level", 0.8, "Jaccard of 3-word shingles from which a pair is a duplicate")
 	fl.StringVar(&f.save, "save", "", "write the generated collection as JSONL to this file")
@@ -156,7 +155,11 @@ func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
 		for k, v := range more {
 			scores[k] = v
 		}
-		for k, v := range evaluate.RunSignatures(texts, norm, gold) {
+		signed, err := evaluate.RunSignatures(texts, norm, gold)
+		if err != nil {
+			return err
+		}
+		for k, v := range signed {
 			scores[k] = v
 		}
 		fmt.Fprintf(bw, "%d documents, %d gold pairs at Jaccard >= %.2f of 3-word shingles\n", len(docs), len(gold), f.level)

@@ -40,8 +40,7 @@ whole words, each occurrence in the kept text matching one node).`,
 			return usagef("eval sites: want cleanportaleval or swde-book")
 		},
 	}
-	cmd.Flags().StringVar(&data, "data", "", "shared data folder (default: $WINNOW_DATA or ../shared/data)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object on the last line")
+	addEvalFlags(cmd, &data, &asJSON)
 	return cmd
 }
 
