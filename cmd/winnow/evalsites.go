@@ -44,6 +44,30 @@ whole words, each occurrence in the kept text matching one node).`,
 	return cmd
 }
 
+// siteVariant is one row of the site evaluations: a variant with one of
+// the template signatures (single-page uses none).
+type siteVariant struct {
+	name    string
+	variant evaluate.SiteVariant
+	sig     infholder.Signature
+}
+
+// siteVariants lists single-page, then template and template-only with
+// each signature; the default signature's rows carry the bare names.
+func siteVariants() []siteVariant {
+	out := []siteVariant{{string(evaluate.SinglePage), evaluate.SinglePage, infholder.SigContent}}
+	for _, v := range []evaluate.SiteVariant{evaluate.Template, evaluate.TemplateOnly} {
+		for _, sig := range infholder.Signatures {
+			name := string(v)
+			if sig != infholder.SigContent {
+				name += "/" + string(sig)
+			}
+			out = append(out, siteVariant{name, v, sig})
+		}
+	}
+	return out
+}
+
 func runEvalSites(w io.Writer, data string, asJSON bool) error {
 	dir, err := dataDir(data)
 	if err != nil {
@@ -57,26 +81,17 @@ func runEvalSites(w io.Writer, data string, asJSON bool) error {
 	defer bw.Flush()
 	variants := map[string]evaluate.PRF{}
 	perPage := map[evaluate.SiteVariant][]evaluate.PageScore{}
-	for _, v := range []evaluate.SiteVariant{evaluate.SinglePage, evaluate.Template, evaluate.TemplateOnly} {
-		for _, sig := range infholder.Signatures {
-			if v == evaluate.SinglePage && sig != infholder.SigContent {
-				continue
-			}
-			texts, err := evaluate.ExtractSites(pages, v, infholder.Options{Signature: sig})
-			if err != nil {
-				return err
-			}
-			s := evaluate.ScoreSites(pages, texts)
-			if sig == infholder.SigContent && (v == evaluate.SinglePage || v == evaluate.Template) {
-				perPage[v] = evaluate.SitePageScores(pages, texts)
-			}
-			name := string(v)
-			if v != evaluate.SinglePage && sig != infholder.SigContent {
-				name += "/" + string(sig)
-			}
-			variants[name] = s
-			fmt.Fprintf(bw, "%-24s pages %d  P %.4f  R %.4f  F1 %.4f\n", name, len(pages), s.Precision, s.Recall, s.F1)
+	for _, sv := range siteVariants() {
+		texts, err := evaluate.ExtractSites(pages, sv.variant, infholder.Options{Signature: sv.sig})
+		if err != nil {
+			return err
 		}
+		s := evaluate.ScoreSites(pages, texts)
+		if sv.name == string(evaluate.SinglePage) || sv.name == string(evaluate.Template) {
+			perPage[sv.variant] = evaluate.SitePageScores(pages, texts)
+		}
+		variants[sv.name] = s
+		fmt.Fprintf(bw, "%-24s pages %d  P %.4f  R %.4f  F1 %.4f\n", sv.name, len(pages), s.Precision, s.Recall, s.F1)
 	}
 	iv := evaluate.PairedBootstrap(evaluate.Snippets, perPage[evaluate.Template], perPage[evaluate.SinglePage], 1000, 1)
 	fmt.Fprintf(bw, "template - single-page: F1 %+.4f [95%% %+.4f, %+.4f] (paired bootstrap over pages, 1000 rounds)\n", iv.Diff, iv.Low, iv.High)
@@ -110,22 +125,17 @@ func runEvalSWDE(w io.Writer, data string, asJSON bool) error {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	variants := map[string]evaluate.SWDEScore{}
-	for _, v := range []evaluate.SiteVariant{evaluate.SinglePage, evaluate.Template, evaluate.TemplateOnly} {
-		for _, sig := range infholder.Signatures {
-			if v == evaluate.SinglePage && sig != infholder.SigContent {
-				continue
-			}
-			s, err := evaluate.ScoreSWDE(sites, v, infholder.Options{Signature: sig})
-			if err != nil {
-				return err
-			}
-			name := string(v)
-			if v != evaluate.SinglePage && sig != infholder.SigContent {
-				name += "/" + string(sig)
-			}
-			variants[name] = s
-			fmt.Fprintf(bw, "%-24s pages 1000  survival %.4f (%d of %d values lost)  recurring removed %.4f\n", name, s.Survival, s.Lost, s.Values, s.RecurringRemoved)
+	pages := 0
+	for _, site := range sites {
+		pages += len(site.Pages)
+	}
+	for _, sv := range siteVariants() {
+		s, err := evaluate.ScoreSWDE(sites, sv.variant, infholder.Options{Signature: sv.sig})
+		if err != nil {
+			return err
 		}
+		variants[sv.name] = s
+		fmt.Fprintf(bw, "%-24s pages %d  survival %.4f (%d of %d values lost)  recurring removed %.4f\n", sv.name, pages, s.Survival, s.Lost, s.Values, s.RecurringRemoved)
 	}
 	if asJSON {
 		best := variants[string(evaluate.Template)]
@@ -135,7 +145,7 @@ func runEvalSWDE(w io.Writer, data string, asJSON bool) error {
 			Survival         float64                       `json:"survival"`
 			RecurringRemoved float64                       `json:"recurring_removed"`
 			Variants         map[string]evaluate.SWDEScore `json:"variants"`
-		}{"swde-book", 1000, best.Survival, best.RecurringRemoved, variants})
+		}{"swde-book", pages, best.Survival, best.RecurringRemoved, variants})
 		if err != nil {
 			return err
 		}
