@@ -6,12 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/internal/synth"
 )
 
 // TestMain lets the tests run the real command in a child process: with
@@ -27,20 +27,16 @@ func TestMain(m *testing.M) {
 // bigWARC writes a WARC of n pages made from the gold texts, enough for a
 // run that lasts a few seconds.
 func bigWARC(t *testing.T, path string, n int) {
-	data := shareddata.Require(t)
-	golds, _ := filepath.Glob(filepath.Join(data, "extract", "daniel-ru", "gold", "*.txt"))
-	var buf bytes.Buffer
-	for i := range n {
-		g, err := os.ReadFile(golds[i%len(golds)])
-		if err != nil {
-			t.Fatal(err)
-		}
-		body := fmt.Sprintf(`<html><head><meta charset="utf-8"><title>Story %d</title></head><body><div class="menu"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div><article><h1>Story %d</h1><p>%s</p></article><div class="footer">Footer of site %d</div></body></html>`,
-			i, i, strings.ReplaceAll(string(g), "\n", "</p><p>"), i%7)
-		http := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n%s", body)
-		fmt.Fprintf(&buf, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://site%d.example/news/%d\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", i%7, i, len(http), http)
+	texts, err := synth.GoldTexts(shareddata.Require(t))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	fh, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	if err := synth.WriteWARC(fh, texts, n); err != nil {
 		t.Fatal(err)
 	}
 }
