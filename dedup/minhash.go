@@ -60,7 +60,11 @@ func (m *MinHasher) Signature(feats []Feature) []uint64 {
 }
 
 // EstimateJaccard is the share of positions where two signatures agree.
-func EstimateJaccard(a, b []uint64) float64 {
+func EstimateJaccard(a, b []uint64) float64 { return agreement(a, b) }
+
+// agreement is the share of positions where two equally long signatures
+// agree; 0 when they differ in length or are empty.
+func agreement[T comparable](a, b []T) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}

@@ -24,18 +24,23 @@ type TermStats struct {
 
 // NewTermStats counts document frequencies over tokenised documents.
 func NewTermStats(docs [][]string) *TermStats {
-	st := &TermStats{Docs: len(docs), DF: make(map[string]int)}
-	seen := map[string]bool{}
+	st := &TermStats{DF: make(map[string]int)}
 	for _, toks := range docs {
-		clear(seen)
-		for _, t := range toks {
-			if !seen[t] {
-				seen[t] = true
-				st.DF[t]++
-			}
-		}
+		st.Add(toks)
 	}
 	return st
+}
+
+// Add counts one more document.
+func (st *TermStats) Add(toks []string) {
+	st.Docs++
+	seen := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		if !seen[t] {
+			seen[t] = true
+			st.DF[t]++
+		}
+	}
 }
 
 // IDF is log((N+1)/(df+1)): like IDF.Weight, positive for every term and
@@ -240,41 +245,74 @@ const (
 	SignatureSentences = 3
 )
 
+// NeedsStats reports whether a signature method weighs terms by the
+// collection's statistics (TF*IDF, Heavy Sent, Lex Rand).
+func (m Method) NeedsStats() bool {
+	return m == MethodTFIDF || m == MethodHeavySent || m == MethodLexRand
+}
+
+// Signer signs texts with one of seed 000's signature methods and frozen
+// collection statistics.
+type Signer struct {
+	method Method
+	norm   *Normalizer
+	stats  *TermStats
+	lr     *LexRand
+}
+
+// NewSigner prepares method m; st may be nil for the methods that need no
+// statistics.
+func NewSigner(m Method, norm *Normalizer, st *TermStats) *Signer {
+	if st == nil {
+		st = &TermStats{DF: map[string]int{}}
+	}
+	s := &Signer{method: m, norm: norm, stats: st}
+	if m == MethodLexRand {
+		s.lr = NewLexRand(st, LexRandOptions{})
+	}
+	return s
+}
+
+// Sign returns a text's signatures: none, one, or (Lex Rand) up to ten.
+func (s *Signer) Sign(text string) []uint64 {
+	var sig uint64
+	var ok bool
+	switch s.method {
+	case MethodMD5:
+		sig, ok = SignMD5(s.norm.Tokens(text))
+	case MethodTFIDF:
+		sig, ok = SignTFIDF(s.norm.Tokens(text), s.stats, SignatureTerms)
+	case MethodLongSent:
+		sig, ok = SignLongSent(s.norm.SentenceTokens(text), SignatureSentences)
+	case MethodHeavySent:
+		sig, ok = SignHeavySent(s.norm.SentenceTokens(text), s.stats, SignatureSentences)
+	case MethodLexRand:
+		return s.lr.Sign(s.norm.Tokens(text))
+	}
+	if ok {
+		return []uint64{sig}
+	}
+	return nil
+}
+
 // SignCollection signs every text with a signature method (the collection
 // statistics come from the texts themselves): no, one, or (Lex Rand) up
 // to ten signatures per text. Other methods get no signatures.
 func SignCollection(m Method, texts []string, norm *Normalizer) [][]uint64 {
 	sigs := make([][]uint64, len(texts))
-	toks := make([][]string, len(texts))
-	for i, t := range texts {
-		toks[i] = norm.Tokens(t)
+	if !m.Signed() {
+		return sigs
 	}
 	var st *TermStats
-	var lr *LexRand
-	switch m {
-	case MethodTFIDF, MethodHeavySent:
-		st = NewTermStats(toks)
-	case MethodLexRand:
-		lr = NewLexRand(NewTermStats(toks), LexRandOptions{})
+	if m.NeedsStats() {
+		st = &TermStats{DF: map[string]int{}}
+		for _, t := range texts {
+			st.Add(norm.Tokens(t))
+		}
 	}
+	s := NewSigner(m, norm, st)
 	for i, t := range texts {
-		var sig uint64
-		var ok bool
-		switch m {
-		case MethodMD5:
-			sig, ok = SignMD5(toks[i])
-		case MethodTFIDF:
-			sig, ok = SignTFIDF(toks[i], st, SignatureTerms)
-		case MethodLongSent:
-			sig, ok = SignLongSent(norm.SentenceTokens(t), SignatureSentences)
-		case MethodHeavySent:
-			sig, ok = SignHeavySent(norm.SentenceTokens(t), st, SignatureSentences)
-		case MethodLexRand:
-			sigs[i] = lr.Sign(toks[i])
-		}
-		if ok {
-			sigs[i] = []uint64{sig}
-		}
+		sigs[i] = s.Sign(t)
 	}
 	return sigs
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -15,20 +16,26 @@ import (
 
 // TestMain lets TestStoreSIGKILL run a writer in a child process: with
 // WINNOW_STORE_CHILD=DIR the test binary adds documents to the store in
-// DIR, printing each id once Add has returned, until it is killed.
+// DIR (of the method in WINNOW_STORE_METHOD), printing each number once
+// AddBatch has returned, until it is killed.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("WINNOW_STORE_CHILD"); dir != "" {
-		st, err := OpenStore(dir, 3)
+		method, err := ParseMethod(os.Getenv("WINNOW_STORE_METHOD"))
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		st, err := OpenStore(dir, &StoreOptions{Method: method})
 		if err != nil {
 			fmt.Println("error", err)
 			os.Exit(1)
 		}
 		w := bufio.NewWriter(os.Stdout)
 		for i := 0; ; i++ {
-			batch := []StoredDoc{{URL: fmt.Sprintf("https://k.example/%d", i), Fingerprint: killFP(i)}}
+			batch := []Entry{killEntry(fmt.Sprintf("https://k.example/%d", i), i)}
 			if i%10 == 0 { // some batches of several documents
 				for j := 1; j < 5; j++ {
-					batch = append(batch, StoredDoc{URL: fmt.Sprintf("https://k.example/%d/%d", i, j), Fingerprint: killFP(i*10 + j)})
+					batch = append(batch, killEntry(fmt.Sprintf("https://k.example/%d/%d", i, j), 100_000+i*10+j))
 				}
 			}
 			if _, err := st.AddBatch(batch); err != nil {
@@ -45,17 +52,36 @@ func TestMain(m *testing.M) {
 
 func killFP(i int) uint64 { return mix64(uint64(i) + 1) }
 
+// killEntry is document i of the child: a fingerprint and a text of
+// twenty words that no other document shares whole.
+func killEntry(url string, i int) Entry {
+	var b strings.Builder
+	x := uint64(i) + 1
+	for range 20 {
+		x = mix64(x)
+		fmt.Fprintf(&b, "w%d ", x%5000)
+	}
+	return Entry{URL: url, Text: b.String(), Fingerprint: killFP(i), HasFingerprint: true}
+}
+
 // TestStoreSIGKILL kills a writing process with SIGKILL at several moments
 // and reopens the store each time: every document reported as added is
 // there and found by a query, and the store is consistent (each document
-// has its URL key and its table keys; each table key and URL key has its
-// document).
+// has its URL key and its lookup keys; each lookup key and URL key has its
+// document). The TF*IDF store rebuilds its statistics as it grows, so
+// some kills land in a rebuild.
 func TestStoreSIGKILL(t *testing.T) {
+	for _, m := range []Method{MethodSimHash, MethodTFIDF} {
+		t.Run(m.String(), func(t *testing.T) { testStoreSIGKILL(t, m) })
+	}
+}
+
+func testStoreSIGKILL(t *testing.T, method Method) {
 	dir := t.TempDir()
 	reported := -1
-	for round, after := range []int{50, 300, 700} {
+	for round, after := range []int{50, 300, 700, 1100} {
 		cmd := exec.Command(os.Args[0], "-test.run", "^$")
-		cmd.Env = append(os.Environ(), "WINNOW_STORE_CHILD="+dir)
+		cmd.Env = append(os.Environ(), "WINNOW_STORE_CHILD="+dir, "WINNOW_STORE_METHOD="+method.String())
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -82,27 +108,34 @@ func TestStoreSIGKILL(t *testing.T) {
 			t.Fatalf("round %d: the child reported nothing", round)
 		}
 		reported = max(reported, last)
-		st, err := OpenStore(dir, 3)
+		st, err := OpenStore(dir, nil)
 		if err != nil {
 			t.Fatalf("round %d: reopen: %v", round, err)
 		}
 		// The child restarts its numbering each round and replaces the
-		// same URLs, so every i <= reported must be present.
+		// same URLs, so every i <= last must be present.
 		for i := 0; i <= last; i++ {
 			want := fmt.Sprintf("https://k.example/%d", i)
 			found := false
-			if err := st.Query(killFP(i), func(d StoredDoc, dist int) {
-				if d.URL == want && dist == 0 {
+			if err := st.Query(killEntry("", i), func(m Match) {
+				if m.URL == want && (m.Distance == 0 || method != MethodSimHash) {
 					found = true
 				}
 			}); err != nil {
 				t.Fatal(err)
 			}
 			if !found {
-				t.Fatalf("round %d: document %d, reported added, is missing", round, i)
+				s, _ := st.Stats()
+				t.Fatalf("round %d: document %d, reported added, is missing %+v", round, i, s)
 			}
 		}
-		checkStoreConsistent(t, st)
+		if method == MethodSimHash {
+			checkStoreConsistent(t, st)
+		} else {
+			other := checkSignedStore(t, st)
+			d, a, del := st.TermStatsState()
+			t.Logf("round %d: statistics of %d documents, %d added and %d deleted since; %d keys of a rebuild cut short", round, d, a, del, other)
+		}
 		st.Close()
 	}
 	t.Logf("up to %d documents reported before the last kill", reported)
@@ -125,11 +158,12 @@ func checkStoreConsistent(t *testing.T, st *Store) {
 			id := binary.BigEndian.Uint64(k[1:])
 			docs[id] = StoredDoc{ID: id, Fingerprint: binary.BigEndian.Uint64(v), URL: string(v[8:])}
 		case 'u':
-			urls[string(k[1:])] = binary.BigEndian.Uint64(v)
+			id, _ := binary.Uvarint(v)
+			urls[string(k[1:])] = id
 		case 't':
-			id := id5(k[10:])
+			id := keyID(k, 10)
 			tables[id]++
-			if _, err := st.get(id); err != nil {
+			if _, _, err := st.get(id); err != nil {
 				t.Errorf("table key of a missing document %d", id)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,7 @@ type dedupFlags struct {
 	charGram               int
 	minWordLen             int
 	dropDuplicates, idf    bool
+	changed                func(flag string) bool // whether a flag was given
 }
 
 func newDedupCmd() *cobra.Command {
@@ -48,6 +50,7 @@ not chain. The chosen table layout or banding is printed on stderr.`,
   winnow dedup pages.jsonl --out marked.jsonl --method minhash --threshold 0.8 --redirects redirects.tsv`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.changed = cmd.Flags().Changed
 			return runDedup(args[0], f, cmd.ErrOrStderr())
 		},
 	}
@@ -123,14 +126,16 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	texts := make([]string, len(docs))
+	for i := range docs {
+		json.Unmarshal(raws[i]["text"], &texts[i])
+	}
 	if f.idf {
 		// Shingles that most of the collection shares (a site's footer)
 		// weigh little in the fingerprints.
 		feats := make([][]dedup.Feature, len(docs))
 		for i := range docs {
-			var t string
-			json.Unmarshal(raws[i]["text"], &t)
-			feats[i] = simNorm.Features(t)
+			feats[i] = simNorm.Features(texts[i])
 		}
 		idf := dedup.NewIDF(feats)
 		for i := range docs {
@@ -140,10 +145,6 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	if method.Signed() {
 		// Seed 000's signatures need the collection's term statistics,
 		// so they are computed once all texts are read.
-		texts := make([]string, len(docs))
-		for i := range docs {
-			json.Unmarshal(raws[i]["text"], &texts[i])
-		}
 		for i, sigs := range dedup.SignCollection(method, texts, norm) {
 			docs[i].Signatures = sigs
 		}
@@ -164,7 +165,11 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 		len(docs), res.Clusters, res.Duplicates, res.LargestSize, res.Candidates, res.Verified)
 	var held []string
 	if f.index != "" {
-		if held, err = checkIndex(f.index, f.k, docs, res, stderr); err != nil {
+		want, err := storeWant(f.changed, f.method, f.k, f.threshold)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if held, err = checkIndex(f.index, want, texts, docs, res, stderr); err != nil {
 			return err
 		}
 	}
@@ -178,8 +183,7 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	}
 	if f.report != "" {
 		snippet := func(i int) string {
-			var t string
-			json.Unmarshal(raws[i]["text"], &t)
+			t := texts[i]
 			if r := []rune(t); len(r) > 300 {
 				t = string(r[:300]) + "…"
 			}
@@ -252,13 +256,35 @@ func readDedupInput(path string, norm, simNorm *dedup.Normalizer) ([]map[string]
 	return raws, docs, nil
 }
 
+// storeWant is the index settings asked for on the command line: nil
+// (an existing index keeps its own, a new one takes the defaults) unless
+// --method or --k was given. --threshold sets a new MinHash index's.
+func storeWant(changed func(string) bool, method string, k int, threshold float64) (*dedup.StoreOptions, error) {
+	if changed == nil || !changed("method") && !changed("k") {
+		return nil, nil
+	}
+	m, err := dedup.ParseMethod(method)
+	if err != nil {
+		return nil, err
+	}
+	w := &dedup.StoreOptions{Method: m}
+	switch m {
+	case dedup.MethodSimHash:
+		w.K = k
+	case dedup.MethodMinHash:
+		w.Threshold = threshold
+	}
+	return w, nil
+}
+
 // checkIndex looks up each cluster's centre in the persistent index at dir
-// and then adds every fingerprinted document to it. held[c] is the URL of
-// the held document nearest to centre c (then the earliest added), when
-// one is within k bits and has another URL: the cluster duplicates a page
-// seen in an earlier run, which stays canonical (seed 000).
-func checkIndex(dir string, k int, docs []dedup.Doc, res *dedup.Result, stderr io.Writer) ([]string, error) {
-	st, err := dedup.OpenStore(dir, k)
+// and then adds every document to it. held[c] is the URL of the held
+// document most similar to centre c (then the earliest added), when it has
+// another URL: the cluster duplicates a page seen in an earlier run, which
+// stays canonical (seed 000). The index signs the texts itself, with the
+// method it was created with.
+func checkIndex(dir string, want *dedup.StoreOptions, texts []string, docs []dedup.Doc, res *dedup.Result, stderr io.Writer) ([]string, error) {
+	st, err := dedup.OpenStore(dir, want)
 	if err != nil {
 		return nil, err
 	}
@@ -266,28 +292,26 @@ func checkIndex(dir string, k int, docs []dedup.Doc, res *dedup.Result, stderr i
 	held := make([]string, len(docs))
 	found := 0
 	for i := range docs {
-		if res.Centre[i] != i || !res.HasSimHash[i] {
+		if res.Centre[i] != i {
 			continue
 		}
-		best, bestDist := dedup.StoredDoc{}, -1
-		err := st.Query(res.SimHash[i], func(d dedup.StoredDoc, dist int) {
-			if d.URL != docs[i].URL && (bestDist < 0 || dist < bestDist) {
-				best, bestDist = d, dist
+		best, bestSim := "", -1.0
+		err := st.Query(dedup.Entry{URL: docs[i].URL, Text: texts[i]}, func(m dedup.Match) {
+			if m.URL != docs[i].URL && m.Similarity > bestSim {
+				best, bestSim = m.URL, m.Similarity
 			}
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, dedup.ErrNoSignature) {
 			return nil, err
 		}
-		if bestDist >= 0 {
-			held[i] = best.URL
+		if best != "" {
+			held[i] = best
 			found++
 		}
 	}
-	var batch []dedup.StoredDoc
+	batch := make([]dedup.Entry, len(docs))
 	for i, d := range docs {
-		if res.HasSimHash[i] {
-			batch = append(batch, dedup.StoredDoc{URL: d.URL, Fingerprint: res.SimHash[i]})
-		}
+		batch[i] = dedup.Entry{URL: d.URL, Text: texts[i]}
 	}
 	for len(batch) > 0 {
 		n := min(len(batch), indexAddBatch)
@@ -296,7 +320,7 @@ func checkIndex(dir string, k int, docs []dedup.Doc, res *dedup.Result, stderr i
 		}
 		batch = batch[n:]
 	}
-	fmt.Fprintf(stderr, "index %s: %d clusters duplicate a page held before; records added\n", dir, found)
+	fmt.Fprintf(stderr, "index %s (%v): %d clusters duplicate a page held before; records added\n", dir, st.Options(), found)
 	return held, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +15,9 @@ import (
 )
 
 type indexFlags struct {
-	dir, out string
-	k        int
+	dir, out, method string
+	k                int
+	threshold        float64
 }
 
 func newIndexCmd() *cobra.Command {
@@ -23,27 +25,47 @@ func newIndexCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index add|query|delete|stats --index DIR",
 		Short: "A persistent near-duplicate index: add, query, delete, stats",
-		Long: `A persistent, incremental SimHash index on disk (pebble): Manku's permuted
-tables as sorted keys, so a query reads a few short key ranges. Records are
-JSONL with "url" and "text" (winnow run's records). The fingerprint is the
-SimHash of the text's words and word pairs, as winnow dedup computes it.
-Each batch of added records is synced before the next is read: after a
-crash, every record reported as added is in the index. A URL added again
-replaces its earlier entry. The index keeps the --k it was created with.`,
+		Long: `A persistent, incremental near-duplicate index on disk (pebble). Its
+lookup structures are sorted keys, so a query reads a few short key ranges:
+SimHash (the default; Manku's permuted tables, --k bits, over the text's
+words and word pairs), MinHash (LSH bands chosen from --threshold over
+3-word shingles, with one byte per position kept to estimate the Jaccard
+similarity), or one of seed 000's signatures (md5, tfidf, longsent,
+heavysent, lexrand; a shared signature makes a duplicate). TF*IDF, Heavy
+Sent and Lex Rand keep their collection statistics and the texts in the
+index; the statistics are rebuilt, and the collection re-signed, when a
+quarter of the collection has changed since they were frozen.
+
+Records are JSONL with "url" and "text" (winnow run's records). Each batch
+of added records is synced before the next is read: after a crash, every
+record reported as added is in the index. A URL added again replaces its
+earlier entry. An index keeps the --method, --k and --threshold it was
+created with; giving others later is an error.`,
 		Example: `  winnow index add pages.jsonl --index idx/
+  winnow index add pages.jsonl --index mh/ --method minhash --threshold 0.8
   winnow index query new.jsonl --index idx/ --out -
   winnow index delete https://example.com/old --index idx/
   winnow index stats --index idx/`,
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&f.dir, "index", "", "index folder (required)")
-	pf.IntVar(&f.k, "k", 3, "SimHash Hamming distance of a near-duplicate (0-8), fixed when the index is created")
+	pf.StringVar(&f.method, "method", "simhash", "a new index's method: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
+	pf.IntVar(&f.k, "k", 3, "a new SimHash index's Hamming distance of a near-duplicate (0-8)")
+	pf.Float64Var(&f.threshold, "threshold", 0.8, "a new MinHash index's estimated Jaccard similarity of a near-duplicate")
 	// withStore opens the index, runs fn on it and closes it.
-	withStore := func(fn func(*dedup.Store) error) error {
+	withStore := func(cmd *cobra.Command, fn func(*dedup.Store) error) error {
 		if f.dir == "" {
 			return usagef("index: --index DIR is required")
 		}
-		st, err := dedup.OpenStore(f.dir, f.k)
+		changed := cmd.Flags().Changed
+		if changed("threshold") && f.method != "minhash" {
+			return usagef("index: --threshold is the setting of --method minhash")
+		}
+		want, err := storeWant(changed, f.method, f.k, f.threshold)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		st, err := dedup.OpenStore(f.dir, want)
 		if err != nil {
 			return err
 		}
@@ -58,19 +80,20 @@ replaces its earlier entry. The index keeps the --k it was created with.`,
 		Short: "Add records (a URL already held is replaced)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(func(st *dedup.Store) error { return indexAdd(st, args[0], cmd.ErrOrStderr()) })
+			return withStore(cmd, func(st *dedup.Store) error { return indexAdd(st, args[0], cmd.ErrOrStderr()) })
 		},
 	}
 	query := &cobra.Command{
 		Use:   "query IN.jsonl",
 		Short: "For each record, the near-duplicates the index holds",
-		Long: `Writes one JSON line per input record: its url, its simhash and
-"duplicates": the held documents within --k bits, each with its url, its
-Hamming distance and the similarity 1 - distance/64. A record that cannot
-be read gives a line with "error".`,
+		Long: `Writes one JSON line per input record: its url and "duplicates": the held
+documents it matches, each with its url and similarity (1 - distance/64 and
+the Hamming distance for SimHash; the estimated Jaccard similarity for
+MinHash; the share of signatures in common otherwise). A record that cannot
+be read, or has no words, gives a line with "error".`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(func(st *dedup.Store) error {
+			return withStore(cmd, func(st *dedup.Store) error {
 				return withOutput(f.out, cmd.OutOrStdout(), func(w io.Writer) error { return indexQuery(st, args[0], w) })
 			})
 		},
@@ -81,7 +104,7 @@ be read gives a line with "error".`,
 		Short: "Remove documents by URL",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(func(st *dedup.Store) error {
+			return withStore(cmd, func(st *dedup.Store) error {
 				n := 0
 				for _, u := range args {
 					ok, err := st.Delete(u)
@@ -101,10 +124,10 @@ be read gives a line with "error".`,
 	}
 	stats := &cobra.Command{
 		Use:   "stats",
-		Short: "Documents, bytes on disk and the table layout, as JSON",
+		Short: "Documents, bytes on disk, method and layout, as JSON",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(func(st *dedup.Store) error {
+			return withStore(cmd, func(st *dedup.Store) error {
 				s, err := st.Stats()
 				if err != nil {
 					return err
@@ -147,23 +170,17 @@ func withOutput(path string, stdout io.Writer, fn func(io.Writer) error) error {
 	return fh.Close()
 }
 
-// indexRecord is one input line: its URL and fingerprint, or why it
-// could not be read.
+// indexRecord is one input line: its URL and text, or why it could not be
+// read.
 type indexRecord struct {
-	line int
-	url  string
-	fp   uint64
-	ok   bool // the text has a fingerprint
-	err  string
+	line      int
+	url, text string
+	err       string
 }
 
 // scanIndexInput calls fn for every non-empty line of a JSONL file ("-" is
-// stdin) with the record's URL and SimHash.
+// stdin).
 func scanIndexInput(path string, fn func(indexRecord) error) error {
-	simNorm, err := dedup.NewNormalizer(dedup.Options{Shingles: defaultSimShingles})
-	if err != nil {
-		return err
-	}
 	var r io.Reader = os.Stdin
 	if path != "-" {
 		fh, err := os.Open(path)
@@ -188,8 +205,7 @@ func scanIndexInput(path string, fn func(indexRecord) error) error {
 		case rec.URL == "":
 			ir.err = "no url"
 		default:
-			ir.url = rec.URL
-			ir.fp, ir.ok = simNorm.Fingerprint(rec.Text)
+			ir.url, ir.text = rec.URL, rec.Text
 		}
 		if err := fn(ir); err != nil {
 			return err
@@ -205,8 +221,8 @@ func scanIndexInput(path string, fn func(indexRecord) error) error {
 const indexAddBatch = 1000
 
 func indexAdd(st *dedup.Store, path string, stderr io.Writer) error {
-	var batch []dedup.StoredDoc
-	added, skipped := 0, 0
+	var batch []dedup.Entry
+	added, skipped, unsigned := 0, 0, 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -216,35 +232,36 @@ func indexAdd(st *dedup.Store, path string, stderr io.Writer) error {
 			return err
 		}
 		added += len(docs)
+		urls := map[string]bool{}
+		for _, e := range batch {
+			urls[e.URL] = true
+		}
+		unsigned += len(urls) - len(docs)
 		batch = batch[:0]
 		return nil
 	}
 	err := scanIndexInput(path, func(r indexRecord) error {
-		switch {
-		case r.err != "":
+		if r.err != "" {
 			skipped++
 			fmt.Fprintf(stderr, "%s:%d: skipped: %s\n", path, r.line, r.err)
-		case !r.ok:
-			skipped++
-			fmt.Fprintf(stderr, "%s:%d: skipped: no words to fingerprint\n", path, r.line)
-		default:
-			batch = append(batch, dedup.StoredDoc{URL: r.url, Fingerprint: r.fp})
-			if len(batch) == indexAddBatch {
-				return flush()
-			}
+			return nil
+		}
+		batch = append(batch, dedup.Entry{URL: r.url, Text: r.text})
+		if len(batch) == indexAddBatch {
+			return flush()
 		}
 		return nil
 	})
 	if err == nil {
 		err = flush()
 	}
-	fmt.Fprintf(stderr, "%d records added, %d skipped\n", added, skipped)
+	fmt.Fprintf(stderr, "%d records added, %d unreadable, %d with nothing to sign (%v)\n", added, skipped, unsigned, st.Options())
 	return err
 }
 
 type indexMatch struct {
 	URL        string  `json:"url"`
-	Distance   int     `json:"distance"`
+	Distance   *int    `json:"distance,omitempty"`
 	Similarity float64 `json:"similarity"`
 }
 
@@ -255,20 +272,22 @@ func indexQuery(st *dedup.Store, path string, w io.Writer) error {
 		type out struct {
 			URL        string       `json:"url,omitempty"`
 			Line       int          `json:"line"`
-			SimHash    string       `json:"simhash,omitempty"`
 			Duplicates []indexMatch `json:"duplicates"`
 			Error      string       `json:"error,omitempty"`
 		}
 		o := out{URL: r.url, Line: r.line, Duplicates: []indexMatch{}, Error: r.err}
-		if r.err == "" && !r.ok {
-			o.Error = "no words to fingerprint"
-		}
 		if o.Error == "" {
-			o.SimHash = dedup.FormatFingerprint(r.fp)
-			err := st.Query(r.fp, func(d dedup.StoredDoc, dist int) {
-				o.Duplicates = append(o.Duplicates, indexMatch{URL: d.URL, Distance: dist, Similarity: 1 - float64(dist)/64})
+			err := st.Query(dedup.Entry{URL: r.url, Text: r.text}, func(m dedup.Match) {
+				im := indexMatch{URL: m.URL, Similarity: m.Similarity}
+				if m.Distance >= 0 {
+					im.Distance = &m.Distance
+				}
+				o.Duplicates = append(o.Duplicates, im)
 			})
-			if err != nil {
+			switch {
+			case errors.Is(err, dedup.ErrNoSignature):
+				o.Error = "no words to sign"
+			case err != nil:
 				return err
 			}
 		}

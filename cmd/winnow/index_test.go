@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,4 +119,59 @@ func TestDedupWithIndex(t *testing.T) {
 	if out, _ := run(t, "index", "stats", "--index", idx); !strings.Contains(out, `"documents":3`) {
 		t.Errorf("stats after two runs: %s", out)
 	}
+}
+
+// TestIndexMethods: a MinHash index finds an edited copy of a held text;
+// it and indexes of seed 000's signatures (TF*IDF and Heavy Sent keep
+// their statistics) find a reprint under another URL and not an unrelated
+// text; stats name the method; an index refuses another method.
+func TestIndexMethods(t *testing.T) {
+	dir := t.TempDir()
+	var held []string
+	for i := range 12 {
+		held = append(held, `{"url":"https://a.example/`+string(rune('a'+i))+`","text":`+quote(fixtureText(i))+`}`)
+	}
+	heldPath := filepath.Join(dir, "held.jsonl")
+	os.WriteFile(heldPath, []byte(strings.Join(held, "\n")+"\n"), 0o644)
+	newer := filepath.Join(dir, "new.jsonl")
+	os.WriteFile(newer, []byte(strings.Join([]string{
+		`{"url":"https://b.example/edited","text":` + quote(fixtureText(3)+" Share this article.") + `}`,
+		`{"url":"https://b.example/reprint","text":` + quote(fixtureText(3)) + `}`,
+		`{"url":"https://b.example/other","text":` + quote(fixtureText(40)) + `}`,
+	}, "\n")+"\n"), 0o644)
+	for _, m := range []string{"minhash", "md5", "tfidf", "heavysent"} {
+		idx := filepath.Join(dir, m)
+		if _, code := run(t, "index", "add", heldPath, "--index", idx, "--method", m); code != 0 {
+			t.Fatalf("%s: add: exit code %d", m, code)
+		}
+		out, code := run(t, "index", "query", newer, "--index", idx)
+		if code != 0 {
+			t.Fatalf("%s: query: exit code %d", m, code)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		found := func(i int) bool { return strings.Contains(lines[i], `"url":"https://a.example/d"`) }
+		if len(lines) != 3 || m == "minhash" && !found(0) || !found(1) || strings.Contains(lines[2], "a.example") {
+			t.Errorf("%s: query %q", m, out)
+		}
+		if out, _ := run(t, "index", "stats", "--index", idx); !strings.Contains(out, `"method":"`+m) || !strings.Contains(out, `"documents":12`) {
+			t.Errorf("%s: stats %s", m, out)
+		}
+	}
+	if _, code := run(t, "index", "stats", "--index", filepath.Join(dir, "minhash"), "--method", "simhash"); code == 0 {
+		t.Error("a MinHash index opened as SimHash")
+	}
+}
+
+// fixtureText is a distinct paragraph of plain sentences for text i.
+func fixtureText(i int) string {
+	words := strings.Fields("river harbour council budget school winter railway market museum forest bridge station garden library theatre hospital festival tunnel orchard quarry")
+	var b strings.Builder
+	for s := range 6 {
+		for w := range 9 {
+			b.WriteString(words[(i*7+s*3+w*w+i*w)%len(words)])
+			fmt.Fprintf(&b, "%d ", (i*31+s*7+w)%97)
+		}
+		b.WriteString("end. ")
+	}
+	return b.String()
 }

@@ -64,6 +64,7 @@ removed.template in the record). --single-page skips the first pass.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.dedupFlags.changed = cmd.Flags().Changed
 			return runRun(cmd.Context(), args, f, cmd.ErrOrStderr())
 		},
 	}
