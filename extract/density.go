@@ -779,6 +779,9 @@ func (c *classifier) trimEdges() {
 		if b.Label != Content {
 			return false, false
 		}
+		if b.Firm {
+			return false, true
+		}
 		if b.Kind == Heading || isTitleVote(b) {
 			return false, false // keep, and look further
 		}
@@ -800,7 +803,7 @@ func (c *classifier) trimEdges() {
 		if b.Label != Content {
 			continue
 		}
-		if isTitleVote(b) {
+		if isTitleVote(b) || b.Firm {
 			break
 		}
 		// After the last paragraph of the article, a heading with nothing

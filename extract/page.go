@@ -80,6 +80,9 @@ type Block struct {
 	Sig       uint32     `json:"-"`          // CRC32 of the attribute-free tag path and text (Infholder)
 	Label     Label      `json:"label"`
 	Reasons   []Reason   `json:"reasons,omitempty"`
+	// Firm marks a label no later stage may change: a site rule's verdict
+	// (DESIGN.md: rules.drop > rules.keep > the other stages).
+	Firm bool `json:"firm,omitempty"`
 
 	// Features filled by segmentation and used by the density classifier.
 	hint     int // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like

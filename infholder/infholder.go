@@ -178,9 +178,10 @@ func Learn(group string, pages []*extract.Page, opts Options) *Template {
 	t, marks := learn(group, samples, opts)
 	for i, p := range pages {
 		for _, m := range marks[i] {
-			b := p.Blocks[m.block]
-			b.Label = extract.Boilerplate
-			b.Vote(stage, "template", -m.share)
+			if b := p.Blocks[m.block]; b.Label == extract.Unknown {
+				b.Label = extract.Boilerplate
+				b.Vote(stage, "template", -m.share)
+			}
 		}
 	}
 	return t

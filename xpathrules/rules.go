@@ -1,0 +1,353 @@
+// Package xpathrules applies per-site rules (seed 000: "for a cluster of
+// pages a person sets XPaths that remove boilerplate or extract the
+// content"): a rule matches pages by host and URL path and names, with
+// XPath or CSS selectors evaluated on extract's parsed tree, the content
+// (firm: later stages do not undo it), blocks that are always dropped,
+// and the title. A rule that no longer fits its site (its content selector
+// matches nothing, or far less text than usual) is reported broken and the
+// page falls back to the other stages.
+package xpathrules
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"github.com/antchfx/htmlquery"
+	"github.com/antchfx/xpath"
+	"golang.org/x/net/html"
+
+	"github.com/winnow-go/winnow/extract"
+)
+
+// Stage is the name rules vote under in a block's reasons.
+const Stage = "rules"
+
+// Rule is one site's rule.
+type Rule struct {
+	Name  string // from the file: its name field, or file:line
+	File  string
+	Line  int
+	Hosts []string // "example.com" matches it and www.example.com; ".example.com" every subdomain too
+	Path  string   // optional: a path prefix, or a pattern with * (path.Match per segment run)
+
+	Content []Selector
+	Drop    []Selector
+	Title   []Selector
+	// TestURLs are example pages of the site (FiveFilters test_url).
+	TestURLs []string
+	// TypicalWords is the usual word count of the content (written by
+	// rules suggest); the content is broken when far below it.
+	TypicalWords int
+}
+
+// Selector is one XPath or CSS selector.
+type Selector struct {
+	Src string // as written, "css:" prefix included
+	xp  *xpath.Expr
+	css cascadia.Sel
+}
+
+// String returns the selector as written.
+func (s Selector) String() string { return s.Src }
+
+// ParseSelector compiles a selector: XPath when it starts with "/", "(" or
+// "./" (or "xpath:"), CSS when it starts with "css:" or is anything else.
+func ParseSelector(src string) (Selector, error) {
+	s := Selector{Src: src}
+	expr := strings.TrimSpace(src)
+	switch {
+	case strings.HasPrefix(expr, "xpath:"):
+		expr = strings.TrimSpace(strings.TrimPrefix(expr, "xpath:"))
+	case strings.HasPrefix(expr, "css:"):
+		return compileCSS(s, strings.TrimSpace(strings.TrimPrefix(expr, "css:")))
+	case !strings.HasPrefix(expr, "/") && !strings.HasPrefix(expr, "(") && !strings.HasPrefix(expr, "./"):
+		return compileCSS(s, expr)
+	}
+	if expr == "" {
+		return s, fmt.Errorf("empty XPath")
+	}
+	xp, err := compileXPath(expr)
+	if err != nil {
+		return s, fmt.Errorf("XPath %q: %v", expr, err)
+	}
+	s.xp = xp
+	return s, nil
+}
+
+// compileXPath compiles an expression; the compiler panics on some
+// malformed input, which becomes an error.
+func compileXPath(expr string) (xp *xpath.Expr, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return xpath.Compile(expr)
+}
+
+func compileCSS(s Selector, expr string) (Selector, error) {
+	if expr == "" {
+		return s, fmt.Errorf("empty CSS selector")
+	}
+	sel, err := cascadia.Parse(expr)
+	if err != nil {
+		return s, fmt.Errorf("CSS %q: %v", expr, err)
+	}
+	s.css = sel
+	return s, nil
+}
+
+// Find returns the elements the selector matches under root, in document
+// order. An XPath that selects something other than elements (text,
+// attributes) gives their elements.
+func (s Selector) Find(root *html.Node) (nodes []*html.Node, err error) {
+	if s.css != nil {
+		return cascadia.QueryAll(root, s.css), nil
+	}
+	if s.xp == nil {
+		return nil, fmt.Errorf("xpathrules: selector %q is not compiled", s.Src)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			nodes, err = nil, fmt.Errorf("xpathrules: %s: %v", s.Src, r)
+		}
+	}()
+	for _, n := range htmlquery.QuerySelectorAll(root, s.xp) {
+		for n != nil && n.Type != html.ElementNode {
+			n = n.Parent
+		}
+		if n != nil && (len(nodes) == 0 || nodes[len(nodes)-1] != n) {
+			nodes = append(nodes, n)
+		}
+	}
+	return nodes, nil
+}
+
+// Matches reports whether the rule is for this URL.
+func (r *Rule) Matches(u *url.URL) bool {
+	if u == nil {
+		return false
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	ok := false
+	for _, h := range r.Hosts {
+		if hostMatches(h, host) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	return r.Path == "" || pathMatches(r.Path, u.EscapedPath())
+}
+
+// hostMatches: "example.com" is example.com and www.example.com;
+// ".example.com" or "*.example.com" is example.com and every subdomain.
+func hostMatches(pattern, host string) bool {
+	pattern = strings.ToLower(pattern)
+	if rest, ok := strings.CutPrefix(pattern, "*"); ok {
+		pattern = rest
+	}
+	if base, ok := strings.CutPrefix(pattern, "."); ok {
+		return host == base || strings.HasSuffix(host, "."+base)
+	}
+	return host == pattern || host == "www."+pattern || "www."+host == pattern
+}
+
+// pathMatches: a pattern without * is a prefix; with *, path.Match on
+// the whole path, where a trailing "/*" also matches deeper paths.
+func pathMatches(pattern, p string) bool {
+	if !strings.Contains(pattern, "*") {
+		return strings.HasPrefix(p, pattern)
+	}
+	if ok, _ := path.Match(pattern, p); ok {
+		return true
+	}
+	if prefix, ok := strings.CutSuffix(pattern, "/*"); ok {
+		segs := strings.Count(prefix, "/") + 1
+		parts := strings.SplitAfterN(p, "/", segs+1)
+		if len(parts) > segs {
+			head := strings.TrimSuffix(strings.Join(parts[:segs], ""), "/")
+			ok, _ := path.Match(prefix, head)
+			return ok
+		}
+	}
+	return false
+}
+
+// Set is the rules of a folder or file, in load order.
+type Set struct {
+	Rules []*Rule
+}
+
+// Match returns the rule for a URL: the first, in load order, of the rules
+// with the longest Path among those that match. nil when none does.
+func (s *Set) Match(u *url.URL) *Rule {
+	if s == nil {
+		return nil
+	}
+	var best *Rule
+	for _, r := range s.Rules {
+		if r.Matches(u) && (best == nil || len(r.Path) > len(best.Path)) {
+			best = r
+		}
+	}
+	return best
+}
+
+// Statuses of a page's rule.
+const (
+	StatusOK     = "ok"
+	StatusBroken = "broken"
+)
+
+// Outcome is what a rule did to a page.
+type Outcome struct {
+	Rule         *Rule
+	Status       string // StatusOK, StatusBroken; "" when no rule applied
+	Reason       string // why a rule is broken
+	ContentWords int    // words of the content the rule selected
+	Dropped      int    // blocks the drop selectors removed
+}
+
+// brokenShare: content below this share of the rule's typical word count
+// is broken ("far shorter than it usually is on that site").
+const brokenShare = 0.25
+
+// Apply runs the rule on a parsed page whose blocks are not yet labelled:
+// drop selectors label their blocks boilerplate (firm); then, unless the
+// content is broken, the blocks inside the elements of the first content
+// selector that matches become content and every other block boilerplate
+// (firm). typical is the
+// rule's usual content word count on this site (0 when unknown; the
+// rule's TypicalWords is used then). A title selector that matches sets
+// the page's title.
+func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
+	out := Outcome{Rule: r, Status: StatusOK}
+	if typical <= 0 {
+		typical = r.TypicalWords
+	}
+	dropped, err := r.elements(p.Doc, r.Drop)
+	if err != nil {
+		return r.broken(out, err.Error())
+	}
+	for _, b := range p.Blocks {
+		if within(b.Node, dropped) {
+			b.Label, b.Firm = extract.Boilerplate, true
+			b.Vote(Stage, "drop", -1)
+			out.Dropped++
+		}
+	}
+	if t := r.title(p.Doc); t != "" {
+		p.Title = t
+	}
+	if len(r.Content) == 0 {
+		return out
+	}
+	content, err := r.content(p.Doc)
+	if err != nil {
+		return r.broken(out, err.Error())
+	}
+	inside := map[*extract.Block]bool{}
+	for _, b := range p.Blocks {
+		if !b.Firm && within(b.Node, content) {
+			inside[b] = true
+			out.ContentWords += b.Words
+		}
+	}
+	switch {
+	case len(content) == 0:
+		return r.broken(out, "content matched nothing")
+	case out.ContentWords == 0:
+		return r.broken(out, fmt.Sprintf("content matched %d elements with no text", len(content)))
+	case typical > 0 && float64(out.ContentWords) < brokenShare*float64(typical):
+		return r.broken(out, fmt.Sprintf("content has %d words, usually %d", out.ContentWords, typical))
+	}
+	for _, b := range p.Blocks {
+		if b.Firm {
+			continue
+		}
+		b.Firm = true
+		if inside[b] {
+			b.Label = extract.Content
+			b.Vote(Stage, "content", 1)
+		} else {
+			b.Label = extract.Boilerplate
+			b.Vote(Stage, "outside-content", -1)
+		}
+	}
+	return out
+}
+
+func (r *Rule) broken(out Outcome, reason string) Outcome {
+	out.Status, out.Reason = StatusBroken, reason
+	return out
+}
+
+// elements is the set of elements any of the selectors matches.
+func (r *Rule) elements(doc *html.Node, sels []Selector) (map[*html.Node]bool, error) {
+	set := map[*html.Node]bool{}
+	for _, s := range sels {
+		nodes, err := s.Find(doc)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range nodes {
+			set[n] = true
+		}
+	}
+	return set, nil
+}
+
+// content is the elements of the first content selector that matches an
+// element with text: several selectors are alternatives, as for a site
+// that serves an old and a new layout (XPath's | gives a union).
+func (r *Rule) content(doc *html.Node) (map[*html.Node]bool, error) {
+	for _, s := range r.Content {
+		nodes, err := s.Find(doc)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range nodes {
+			if strings.TrimSpace(htmlquery.InnerText(n)) != "" {
+				set := make(map[*html.Node]bool, len(nodes))
+				for _, n := range nodes {
+					set[n] = true
+				}
+				return set, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// title is the text of the first title selector that matches.
+func (r *Rule) title(doc *html.Node) string {
+	for _, s := range r.Title {
+		nodes, err := s.Find(doc)
+		if err != nil || len(nodes) == 0 {
+			continue
+		}
+		if t := strings.Join(strings.Fields(htmlquery.InnerText(nodes[0])), " "); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// within reports whether n or one of its ancestors is in set.
+func within(n *html.Node, set map[*html.Node]bool) bool {
+	if len(set) == 0 {
+		return false
+	}
+	for ; n != nil; n = n.Parent {
+		if set[n] {
+			return true
+		}
+	}
+	return false
+}
