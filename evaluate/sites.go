@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // SitePage is one page of a multi-page site set.
@@ -146,32 +148,23 @@ const (
 )
 
 // ExtractSites extracts every page with a variant and returns the texts by
-// page ID. Pages are grouped by GroupKeys over all their URLs.
-func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options) (map[string]string, error) {
+// page ID. Pages are grouped by GroupKeys over all their URLs. Site rules
+// (nil for none) apply first, each judged against its median content
+// length over these pages, as a batch run judges it over its samples.
+func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options, rules *xpathrules.Set) (map[string]string, error) {
 	texts := make(map[string]string, len(pages))
 	parsed := make([]*extract.Page, len(pages))
-	urls := make([]string, len(pages))
 	for i, p := range pages {
 		u, _ := url.Parse(p.URL)
 		pg, err := extract.Parse(p.HTML, extract.Options{URL: u})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.ID, err)
 		}
-		parsed[i], urls[i] = pg, p.URL
+		parsed[i] = pg
 	}
+	ApplyRules(rules, parsed)
 	if v != SinglePage {
-		keys := infholder.GroupKeys(urls, 2)
-		groups := map[string][]*extract.Page{}
-		var order []string
-		for i, k := range keys {
-			if _, ok := groups[k]; !ok {
-				order = append(order, k)
-			}
-			groups[k] = append(groups[k], parsed[i])
-		}
-		for _, k := range order {
-			infholder.Learn(k, groups[k], opts)
-		}
+		infholder.LearnGroups(parsed, opts)
 	}
 	for i, pg := range parsed {
 		if v == TemplateOnly {
@@ -186,4 +179,55 @@ func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options) (map[
 		texts[pages[i].ID] = pg.Text()
 	}
 	return texts, nil
+}
+
+// ApplyRules applies each page's rule, judged against the rule's median
+// content length over the pages, and returns the outcomes.
+func ApplyRules(rules *xpathrules.Set, pages []*extract.Page) []xpathrules.Outcome {
+	out := make([]xpathrules.Outcome, len(pages))
+	if rules == nil {
+		return out
+	}
+	words := map[*xpathrules.Rule][]int{}
+	for _, p := range pages {
+		if r := rules.Match(p.URL); r != nil {
+			words[r] = append(words[r], r.ContentWords(p))
+		}
+	}
+	for i, p := range pages {
+		if r := rules.Match(p.URL); r != nil {
+			out[i] = r.Apply(p, xpathrules.Typical(words[r]))
+		}
+	}
+	return out
+}
+
+// PageFilter reads a page selection: "" or "all", "odd" or "even" (by the
+// number that ends the page ID), or "A-B" (page numbers A to B).
+func PageFilter(spec string) (func(id string) bool, error) {
+	num := func(id string) (int, bool) {
+		j := len(id)
+		for j > 0 && id[j-1] >= '0' && id[j-1] <= '9' {
+			j--
+		}
+		n, err := strconv.Atoi(id[j:])
+		return n, err == nil
+	}
+	switch spec {
+	case "", "all":
+		return func(string) bool { return true }, nil
+	case "odd", "even":
+		want := 0
+		if spec == "odd" {
+			want = 1
+		}
+		return func(id string) bool { n, ok := num(id); return ok && n%2 == want }, nil
+	}
+	a, b, ok := strings.Cut(spec, "-")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || lo > hi {
+		return nil, fmt.Errorf("pages %q: want all, odd, even or A-B", spec)
+	}
+	return func(id string) bool { n, ok := num(id); return ok && n >= lo && n <= hi }, nil
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // SWDEAttributes are the attributes of the book vertical scored for survival.
@@ -91,11 +92,14 @@ type SWDEScore struct {
 	Values, Lost     int     `json:"-"`
 }
 
-// ScoreSWDE extracts every page of each site with a variant and scores it.
-func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options) (SWDEScore, error) {
+// ScoreSWDE extracts every page of each site with a variant (and site
+// rules, nil for none) and scores the pages keep selects (nil: all).
+// recurring_removed counts nodes that recur on more than half of all the
+// site's pages.
+func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options, rules *xpathrules.Set, keep func(id string) bool) (SWDEScore, error) {
 	var values, lost, recurring, removed int
 	for _, site := range sites {
-		texts, err := ExtractSites(site.Pages, v, opts)
+		texts, err := ExtractSites(site.Pages, v, opts, rules)
 		if err != nil {
 			return SWDEScore{}, err
 		}
@@ -112,6 +116,9 @@ func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options) (SWDESco
 			}
 		}
 		for i, p := range site.Pages {
+			if keep != nil && !keep(p.ID) {
+				continue
+			}
 			kept := strings.Join(strings.Fields(texts[p.ID]), " ")
 			for _, val := range site.Values[p.ID] {
 				values++

@@ -106,7 +106,42 @@ type Page struct {
 	Warnings  []string // problems that did not stop extraction (e.g. depth fallback)
 	Truncated bool     // the input was cut at Options.MaxPageBytes
 
+	// Removed counts the words a stage took out of the tree before the
+	// blocks were cut (a rule's drop selectors), by stage.
+	Removed map[string]int
+
 	names map[*html.Node]nameInfo // what class, id and itemprop say, by element
+}
+
+// Remove takes elements out of the page's tree, cuts the blocks again and
+// counts the words removed under stage. Every block is new and unlabelled:
+// it is for the stages that run before any labelling (a rule's drop
+// selectors), and it reaches inside blocks, where a label cannot.
+func (p *Page) Remove(nodes []*html.Node, stage string) int {
+	before, _ := p.Words()
+	removed := false
+	for _, n := range nodes {
+		if n.Parent != nil && n != p.Doc {
+			n.Parent.RemoveChild(n)
+			removed = true
+		}
+	}
+	if !removed {
+		return 0
+	}
+	p.Blocks, p.names = segment(p.Doc)
+	after, _ := p.Words()
+	if p.Removed == nil {
+		p.Removed = map[string]int{}
+	}
+	p.Removed[stage] += before - after
+	return before - after
+}
+
+// CountWords counts words as blocks do: \w+ runs, each CJK character one.
+func CountWords(s string) int {
+	w, _, _ := countWords(s)
+	return w
 }
 
 // Vote adds a reason to the block.

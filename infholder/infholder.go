@@ -187,6 +187,32 @@ func Learn(group string, pages []*extract.Page, opts Options) *Template {
 	return t
 }
 
+// LearnGroups groups pages by GroupKeys over their URLs (groups of at
+// least two pages), learns each group's template on its pages (in
+// order of first appearance) and labels them. It returns the templates
+// by group key.
+func LearnGroups(pages []*extract.Page, opts Options) map[string]*Template {
+	urls := make([]string, len(pages))
+	for i, p := range pages {
+		if p.URL != nil {
+			urls[i] = p.URL.String()
+		}
+	}
+	groups := map[string][]*extract.Page{}
+	var order []string
+	for i, k := range GroupKeys(urls, 2) {
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], pages[i])
+	}
+	out := make(map[string]*Template, len(order))
+	for _, k := range order {
+		out[k] = Learn(k, groups[k], opts)
+	}
+	return out
+}
+
 // Sample is what learning needs of a page: the signature and word count
 // of each block, a few bytes a block. A batch run keeps samples, not
 // pages, so its memory does not grow with the pages of a site.

@@ -39,8 +39,8 @@ type Input struct {
 }
 
 // ReadInputs calls fn for every page of every path, in order: WARC files
-// (.warc, .warc.gz), JSONL files (.jsonl, .jsonl.gz, .json) and folders of
-// .html/.htm files (gzipped or not). fn may keep the Input; it must not
+// (.warc, .warc.gz), JSONL files (.jsonl, .jsonl.gz, .json), .html/.htm
+// files and folders of them (gzipped or not). fn may keep the Input; it must not
 // keep Body beyond the call unless it copies it (WARC bodies are copied).
 func ReadInputs(paths []string, fn func(Input) error) error {
 	for _, p := range paths {
@@ -55,8 +55,10 @@ func ReadInputs(paths []string, fn func(Input) error) error {
 			err = readWARC(p, fn)
 		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.gz") || strings.HasSuffix(p, ".json"):
 			err = readJSONL(p, fn)
+		case htmlFile(p):
+			err = fn(readPage(filepath.Dir(p), p))
 		default:
-			return fmt.Errorf("pipeline: %s: not a WARC, JSONL file or folder", p)
+			return fmt.Errorf("pipeline: %s: not a WARC, JSONL or HTML file, or a folder", p)
 		}
 		if err != nil {
 			return err
@@ -309,9 +311,7 @@ func readFolder(dir string, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		name := strings.ToLower(d.Name())
-		name = strings.TrimSuffix(name, ".gz")
-		if !d.IsDir() && (strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".htm")) {
+		if !d.IsDir() && htmlFile(d.Name()) {
 			files = append(files, p)
 		}
 		return nil
@@ -321,27 +321,39 @@ func readFolder(dir string, fn func(Input) error) error {
 	}
 	sort.Strings(files)
 	for _, p := range files {
-		rel, _ := filepath.Rel(dir, p)
-		in := Input{Source: filepath.ToSlash(rel), URL: "file://" + filepath.ToSlash(p)}
-		b, err := os.ReadFile(p)
-		if err == nil && strings.HasSuffix(p, ".gz") {
-			b, err = gunzip(b)
-		}
-		if err != nil {
-			in.Status, in.Err = StatusError, err.Error()
-		} else {
-			in.Body = b
-			if u, body := extract.StripTextWrapper(b); u != "" {
-				in.URL, in.Body = u, body
-			} else if u := pageURL(b); u != "" {
-				in.URL = u
-			}
-		}
-		if err := fn(in); err != nil {
+		if err := fn(readPage(dir, p)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// htmlFile reports whether a file name is a page: .html or .htm, gzipped
+// or not.
+func htmlFile(name string) bool {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	return strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".htm")
+}
+
+// readPage reads one page file; source is its path relative to dir.
+func readPage(dir, p string) Input {
+	rel, _ := filepath.Rel(dir, p)
+	in := Input{Source: filepath.ToSlash(rel), URL: "file://" + filepath.ToSlash(p)}
+	b, err := os.ReadFile(p)
+	if err == nil && strings.HasSuffix(p, ".gz") {
+		b, err = gunzip(b)
+	}
+	if err != nil {
+		in.Status, in.Err = StatusError, err.Error()
+		return in
+	}
+	in.Body = b
+	if u, body := extract.StripTextWrapper(b); u != "" {
+		in.URL, in.Body = u, body
+	} else if u := pageURL(b); u != "" {
+		in.URL = u
+	}
+	return in
 }
 
 // gunzip decompresses a whole .gz file into a buffer sized from the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // Record statuses.
@@ -40,6 +41,8 @@ type Record struct {
 	Group            string           `json:"group,omitempty"`
 	BoilerplateRatio float64          `json:"boilerplate_ratio"`
 	Removed          map[string]int   `json:"removed,omitempty"`
+	Rule             string           `json:"rule,omitempty"`
+	RuleStatus       string           `json:"rule_status,omitempty"` // ok, or broken with the reason in Error
 	Truncated        bool             `json:"truncated,omitempty"`
 	Warnings         []string         `json:"warnings,omitempty"`
 	Score            *float64         `json:"score,omitempty"`
@@ -47,6 +50,18 @@ type Record struct {
 	// Extra holds input fields winnow does not know; they are written
 	// after the known ones, in key order, and never replace them.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SetRule records what a site rule did: its name and status, and why it
+// is broken in Error (the page then has the other stages' result).
+func (r *Record) SetRule(o xpathrules.Outcome) {
+	if o.Rule == nil {
+		return
+	}
+	r.Rule, r.RuleStatus = o.Rule.Name, o.Status
+	if o.Status == xpathrules.StatusBroken {
+		r.Error = "rule broken: " + o.Reason
+	}
 }
 
 // RecordOptions choose the optional parts of a record.
@@ -74,10 +89,14 @@ func NewRecord(p *extract.Page, source string, o RecordOptions) *Record {
 		r.Blocks = p.Blocks
 	}
 	all, kept := p.Words()
+	r.Removed = removedByStage(p)
+	for stage, w := range p.Removed {
+		all += w
+		r.Removed[stage] += w
+	}
 	if all > 0 {
 		r.BoilerplateRatio = round4(float64(all-kept) / float64(all))
 	}
-	r.Removed = removedByStage(p)
 	return r
 }
 

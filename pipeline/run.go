@@ -14,6 +14,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // Options configure Run. The zero value uses every core and extract's
@@ -41,6 +42,9 @@ type Options struct {
 	// run loads it instead of learning, and relearns it when the site's
 	// pages no longer fit it.
 	TemplatesDir string
+	// Rules are per-site XPath/CSS rules, applied before the template and
+	// density stages (nil for none).
+	Rules *xpathrules.Set
 }
 
 // Summary counts what a run did.
@@ -51,7 +55,11 @@ type Summary struct {
 	Errors  int            `json:"errors"`
 	Skipped int            `json:"skipped"`
 	Kinds   map[string]int `json:"skipped_or_failed_by_kind,omitempty"`
-	Seconds float64        `json:"seconds"`
+	// Rules counts the pages each rule matched, and RulesBroken those on
+	// which it was broken (the page fell back to the other stages).
+	Rules       map[string]int `json:"rules,omitempty"`
+	RulesBroken map[string]int `json:"rules_broken,omitempty"`
+	Seconds     float64        `json:"seconds"`
 }
 
 // workers is the number of extraction goroutines: Workers, or GOMAXPROCS.
@@ -125,11 +133,13 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			for j := range jobs {
 				var tpl *infholder.Template
 				var group string
+				var typical map[*xpathrules.Rule]int
 				if st != nil && j.seq < len(st.keys) {
 					group = st.keys[j.seq]
 					tpl = st.templates[group]
+					typical = st.typical
 				}
-				results <- result{j.seq, process(j.in, opts, group, tpl)}
+				results <- result{j.seq, process(j.in, opts, group, tpl, typical)}
 			}
 		})
 	}
@@ -178,6 +188,15 @@ func (s *Summary) count(r *Record) {
 	switch r.Status {
 	case StatusOK:
 		s.OK++
+		if r.Rule != "" {
+			if s.Rules == nil {
+				s.Rules, s.RulesBroken = map[string]int{}, map[string]int{}
+			}
+			s.Rules[r.Rule]++
+			if r.RuleStatus == xpathrules.StatusBroken {
+				s.RulesBroken[r.Rule]++
+			}
+		}
 	case StatusError:
 		s.Errors++
 		s.Kinds["error: "+errorKind(r.Error)]++
@@ -197,9 +216,10 @@ func errorKind(msg string) string {
 	return msg
 }
 
-// process turns one input into its record, applying the template of its
-// site group when there is one.
-func process(in Input, opts Options, group string, tpl *infholder.Template) *Record {
+// process turns one input into its record, applying the page's site rule
+// and the template of its site group when there are. typical holds each
+// rule's usual content word count, from pass 1.
+func process(in Input, opts Options, group string, tpl *infholder.Template, typical map[*xpathrules.Rule]int) *Record {
 	if in.Status != "" {
 		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra}
 		if !in.FetchedAt.IsZero() {
@@ -217,12 +237,17 @@ func process(in Input, opts Options, group string, tpl *infholder.Template) *Rec
 		r.Score, r.Extra = in.Score, in.Extra
 		return r
 	}
+	var ro xpathrules.Outcome
+	if rule := opts.Rules.Match(p.URL); rule != nil {
+		ro = rule.Apply(p, typical[rule])
+	}
 	if tpl != nil {
 		tpl.Apply(p, opts.Template)
 	}
 	extract.Classify(p)
 	r := NewRecord(p, in.Source, opts.Record)
 	r.Group = group
+	r.SetRule(ro)
 	r.Score, r.Extra = in.Score, in.Extra
 	return r
 }
@@ -247,6 +272,14 @@ func (s Summary) Describe() string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		out += fmt.Sprintf("\n  %s: %d", k, s.Kinds[k])
+	}
+	rules := make([]string, 0, len(s.Rules))
+	for r := range s.Rules {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	for _, r := range rules {
+		out += fmt.Sprintf("\n  rule %s: %d pages, %d broken", r, s.Rules[r], s.RulesBroken[r])
 	}
 	return out
 }

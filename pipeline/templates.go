@@ -11,6 +11,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
@@ -21,6 +22,7 @@ const DefaultSamplesPerGroup = 40
 type siteTemplates struct {
 	keys      []string // by input sequence; "" for inputs that are not pages
 	templates map[string]*infholder.Template
+	typical   map[*xpathrules.Rule]int // each rule's median content words over the sampled pages
 }
 
 // learnTemplates is pass 1 (DESIGN.md, "Batch runs in two passes"): it
@@ -43,6 +45,11 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 	var pageSeq []int32 // input sequence -> index in urls, -1 for inputs that are not pages
 	hostCount := map[string]int{}
 	samples := map[int]infholder.Sample{} // index in urls -> sample
+	type ruleWords struct {
+		rule  *xpathrules.Rule
+		words int
+	}
+	sampleRules := map[int]ruleWords{} // index in urls -> its rule's content words
 	seq := 0
 	// Sampled pages are parsed by workers; the samples land in a map by
 	// page index, so the result does not depend on their timing.
@@ -63,8 +70,15 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 					continue // it becomes an error record in pass 2
 				}
 				smp := infholder.NewSample(p, sig)
+				rw := ruleWords{words: -1}
+				if rw.rule = opts.Rules.Match(p.URL); rw.rule != nil {
+					rw.words = rw.rule.ContentWords(p)
+				}
 				mu.Lock()
 				samples[j.idx] = smp
+				if rw.rule != nil {
+					sampleRules[j.idx] = rw
+				}
 				mu.Unlock()
 			}
 		})
@@ -118,7 +132,16 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		}
 		members[k] = append(members[k], s)
 	}
-	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}}
+	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}, typical: map[*xpathrules.Rule]int{}}
+	words := map[*xpathrules.Rule][]int{}
+	for idx := range urls {
+		if rw, ok := sampleRules[idx]; ok {
+			words[rw.rule] = append(words[rw.rule], rw.words)
+		}
+	}
+	for r, w := range words {
+		st.typical[r] = xpathrules.Typical(w)
+	}
 	for sq, idx := range pageSeq {
 		if idx >= 0 {
 			st.keys[sq] = groupOf[idx]

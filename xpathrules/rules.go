@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -211,68 +212,160 @@ type Outcome struct {
 	Status       string // StatusOK, StatusBroken; "" when no rule applied
 	Reason       string // why a rule is broken
 	ContentWords int    // words of the content the rule selected
-	Dropped      int    // blocks the drop selectors removed
+	Dropped      int    // words the drop selectors removed
 }
 
 // brokenShare: content below this share of the rule's typical word count
 // is broken ("far shorter than it usually is on that site").
 const brokenShare = 0.25
 
+// selection is what a rule's selectors pick on a page, computed without
+// changing it.
+type selection struct {
+	drop    []*html.Node            // the drop selectors' elements, outermost only
+	left    map[*extract.Block]int  // words each block keeps once the drops are out
+	inside  map[*extract.Block]bool // blocks inside the content
+	words   int                     // words kept inside the content
+	matched int                     // content elements
+	err     error
+}
+
+func (r *Rule) selectBlocks(p *extract.Page) selection {
+	var s selection
+	dropped, err := r.elements(p.Doc, r.Drop)
+	if err != nil {
+		s.err = err
+		return s
+	}
+	for n := range dropped {
+		if n.Parent == nil || !within(n.Parent, dropped) {
+			s.drop = append(s.drop, n)
+		}
+	}
+	s.left = keptWords(p, s.drop, dropped)
+	if len(r.Content) == 0 {
+		return s
+	}
+	content, err := r.content(p.Doc)
+	if err != nil {
+		s.err = err
+		return s
+	}
+	s.matched = len(content)
+	s.inside = map[*extract.Block]bool{}
+	for _, b := range p.Blocks {
+		if within(b.Node, content) && s.left[b] > 0 {
+			s.inside[b] = true
+			s.words += s.left[b]
+		}
+	}
+	return s
+}
+
+// keptWords is the words of each block once the dropped elements are out
+// of the tree: none for a block inside one, and for a block that holds one
+// (a byline span, a hidden link), its words less theirs.
+func keptWords(p *extract.Page, drop []*html.Node, dropped map[*html.Node]bool) map[*extract.Block]int {
+	left := make(map[*extract.Block]int, len(p.Blocks))
+	byNode := make(map[*html.Node]*extract.Block, len(p.Blocks))
+	for _, b := range p.Blocks {
+		left[b] = b.Words
+		if within(b.Node, dropped) {
+			left[b] = 0
+		}
+		if byNode[b.Node] == nil {
+			byNode[b.Node] = b
+		}
+	}
+	for _, d := range drop {
+		var owner *extract.Block
+		for a := d.Parent; a != nil && owner == nil; a = a.Parent {
+			owner = byNode[a]
+		}
+		if owner == nil || left[owner] == 0 {
+			continue
+		}
+		left[owner] = max(0, left[owner]-extract.CountWords(ownText(d, byNode)))
+	}
+	return left
+}
+
+// ownText is the text under n that belongs to n's enclosing block, not to
+// blocks of its own, scripts or styles.
+func ownText(n *html.Node, blocks map[*html.Node]*extract.Block) string {
+	var sb strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				sb.WriteString(c.Data)
+				sb.WriteByte(' ')
+			case c.Type == html.ElementNode && blocks[c] == nil && c.Data != "script" && c.Data != "style":
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return sb.String()
+}
+
+// ContentWords is the number of words of the content the rule selects on
+// a page (drops left out); -1 when the rule has no content selector or it
+// selects nothing. It labels nothing: a batch run takes the median over
+// its sampled pages as the site's usual figure.
+func (r *Rule) ContentWords(p *extract.Page) int {
+	s := r.selectBlocks(p)
+	if s.err != nil || s.inside == nil || s.matched == 0 {
+		return -1
+	}
+	return s.words
+}
+
 // Apply runs the rule on a parsed page whose blocks are not yet labelled:
-// drop selectors label their blocks boilerplate (firm); then, unless the
+// the drop selectors' elements leave the tree (Page.Remove: the blocks
+// are cut again, so a drop reaches inside a block); then, unless the
 // content is broken, the blocks inside the elements of the first content
 // selector that matches become content and every other block boilerplate
-// (firm). typical is the
-// rule's usual content word count on this site (0 when unknown; the
-// rule's TypicalWords is used then). A title selector that matches sets
-// the page's title.
+// (firm). typical is the rule's usual content word count on this site (0
+// when unknown; the rule's TypicalWords is used then). A title selector
+// that matches sets the page's title.
 func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
 	out := Outcome{Rule: r, Status: StatusOK}
 	if typical <= 0 {
 		typical = r.TypicalWords
 	}
-	dropped, err := r.elements(p.Doc, r.Drop)
-	if err != nil {
-		return r.broken(out, err.Error())
+	s := r.selectBlocks(p)
+	if s.err != nil {
+		return r.broken(out, s.err.Error())
 	}
-	for _, b := range p.Blocks {
-		if within(b.Node, dropped) {
-			b.Label, b.Firm = extract.Boilerplate, true
-			b.Vote(Stage, "drop", -1)
-			out.Dropped++
+	if len(s.drop) > 0 {
+		out.Dropped = p.Remove(s.drop, Stage)
+		if s = r.selectBlocks(p); s.err != nil {
+			return r.broken(out, s.err.Error())
 		}
 	}
 	if t := r.title(p.Doc); t != "" {
 		p.Title = t
 	}
-	if len(r.Content) == 0 {
+	if s.inside == nil {
 		return out
 	}
-	content, err := r.content(p.Doc)
-	if err != nil {
-		return r.broken(out, err.Error())
-	}
-	inside := map[*extract.Block]bool{}
-	for _, b := range p.Blocks {
-		if !b.Firm && within(b.Node, content) {
-			inside[b] = true
-			out.ContentWords += b.Words
-		}
-	}
+	out.ContentWords = s.words
 	switch {
-	case len(content) == 0:
+	case s.matched == 0:
 		return r.broken(out, "content matched nothing")
-	case out.ContentWords == 0:
-		return r.broken(out, fmt.Sprintf("content matched %d elements with no text", len(content)))
-	case typical > 0 && float64(out.ContentWords) < brokenShare*float64(typical):
-		return r.broken(out, fmt.Sprintf("content has %d words, usually %d", out.ContentWords, typical))
+	case s.words == 0:
+		return r.broken(out, fmt.Sprintf("content matched %d elements with no text", s.matched))
+	case typical > 0 && float64(s.words) < brokenShare*float64(typical):
+		return r.broken(out, fmt.Sprintf("content has %d words, usually %d", s.words, typical))
 	}
 	for _, b := range p.Blocks {
 		if b.Firm {
 			continue
 		}
 		b.Firm = true
-		if inside[b] {
+		if s.inside[b] {
 			b.Label = extract.Content
 			b.Vote(Stage, "content", 1)
 		} else {
@@ -281,6 +374,22 @@ func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
 		}
 	}
 	return out
+}
+
+// Typical is the median of content word counts (ContentWords values; the
+// negative ones are left out), 0 for none.
+func Typical(words []int) int {
+	var w []int
+	for _, x := range words {
+		if x >= 0 {
+			w = append(w, x)
+		}
+	}
+	if len(w) == 0 {
+		return 0
+	}
+	slices.Sort(w)
+	return w[len(w)/2]
 }
 
 func (r *Rule) broken(out Outcome, reason string) Outcome {

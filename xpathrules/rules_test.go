@@ -57,7 +57,7 @@ func TestApplyKeepDrop(t *testing.T) {
 			t.Fatal("no rule for www.example.com")
 		}
 		out := r.Apply(p, 0)
-		if out.Status != StatusOK || out.Dropped != 1 {
+		if out.Status != StatusOK || out.Dropped != 8 {
 			t.Fatalf("%v: outcome %+v", sels, out)
 		}
 		extract.Classify(p)

@@ -10,13 +10,13 @@ import (
 
 	"github.com/winnow-go/winnow/evaluate"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 func newEvalSitesCmd() *cobra.Command {
-	var data string
-	var asJSON bool
+	var f sitesEvalFlags
 	cmd := &cobra.Command{
-		Use:   "sites cleanportaleval|swde-book",
+		Use:   "sites cleanportaleval|swde-book [--rules R] [--pages odd|even|A-B]",
 		Short: "Score cross-page template removal on CleanPortalEval",
 		Long: `Scores every variant on the 71 pages of CleanPortalEval with its metric
 (LCS-aligned words, micro precision, recall and F1): single-page (the
@@ -28,20 +28,44 @@ swde-book: 500 product pages of each of two shops. survival is the share of
 the attribute values (title, author, ISBN-13, publisher, date) still in the
 kept text; recurring_removed the share of words of text nodes recurring on
 more than half of a shop's pages that the kept text no longer has (as
-whole words, each occurrence in the kept text matching one node).`,
+whole words, each occurrence in the kept text matching one node).
+
+--rules applies per-site rules in every variant; --pages scores only the
+pages whose number is odd, even, or in a range A-B (all pages are still
+read, so templates learn from the same pages). To measure suggested
+rules on pages they were not learned from:
+
+  winnow rules suggest $(ls DATA/sites/cleanportaleval/*/input/*[13579].html.gz) --out odd.yaml
+  winnow eval sites cleanportaleval --pages even --rules odd.yaml`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if f.rules, err = loadRules(f.rulesPath); err != nil {
+				return err
+			}
+			if f.keep, err = evaluate.PageFilter(f.pages); err != nil {
+				return usagef("eval sites: %v", err)
+			}
 			switch args[0] {
 			case "cleanportaleval":
-				return runEvalSites(cmd.OutOrStdout(), data, asJSON)
+				return runEvalSites(cmd.OutOrStdout(), f)
 			case "swde-book", "swde":
-				return runEvalSWDE(cmd.OutOrStdout(), data, asJSON)
+				return runEvalSWDE(cmd.OutOrStdout(), f)
 			}
 			return usagef("eval sites: want cleanportaleval or swde-book")
 		},
 	}
-	addEvalFlags(cmd, &data, &asJSON)
+	addEvalFlags(cmd, &f.data, &f.asJSON)
+	cmd.Flags().StringVar(&f.rulesPath, "rules", "", "apply these per-site rules (a file or a folder)")
+	cmd.Flags().StringVar(&f.pages, "pages", "all", "score only these pages: all, odd, even, or A-B")
 	return cmd
+}
+
+type sitesEvalFlags struct {
+	data, rulesPath, pages string
+	asJSON                 bool
+	rules                  *xpathrules.Set
+	keep                   func(id string) bool
 }
 
 // siteVariant is one row of the site evaluations: a variant with one of
@@ -68,21 +92,27 @@ func siteVariants() []siteVariant {
 	return out
 }
 
-func runEvalSites(w io.Writer, data string, asJSON bool) error {
-	dir, err := dataDir(data)
+func runEvalSites(w io.Writer, f sitesEvalFlags) error {
+	dir, err := dataDir(f.data)
 	if err != nil {
 		return err
 	}
-	pages, err := evaluate.LoadCleanPortalEval(dir)
+	all, err := evaluate.LoadCleanPortalEval(dir)
 	if err != nil {
 		return err
+	}
+	var pages []evaluate.SitePage
+	for _, p := range all {
+		if f.keep(p.ID) {
+			pages = append(pages, p)
+		}
 	}
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	variants := map[string]evaluate.PRF{}
 	perPage := map[evaluate.SiteVariant][]evaluate.PageScore{}
 	for _, sv := range siteVariants() {
-		texts, err := evaluate.ExtractSites(pages, sv.variant, infholder.Options{Signature: sv.sig})
+		texts, err := evaluate.ExtractSites(all, sv.variant, infholder.Options{Signature: sv.sig}, f.rules)
 		if err != nil {
 			return err
 		}
@@ -95,7 +125,7 @@ func runEvalSites(w io.Writer, data string, asJSON bool) error {
 	}
 	iv := evaluate.PairedBootstrap(evaluate.Snippets, perPage[evaluate.Template], perPage[evaluate.SinglePage], 1000, 1)
 	fmt.Fprintf(bw, "template - single-page: F1 %+.4f [95%% %+.4f, %+.4f] (paired bootstrap over pages, 1000 rounds)\n", iv.Diff, iv.Low, iv.High)
-	if asJSON {
+	if f.asJSON {
 		best := variants[string(evaluate.Template)]
 		b, err := json.Marshal(struct {
 			Dataset   string                  `json:"dataset"`
@@ -113,8 +143,8 @@ func runEvalSites(w io.Writer, data string, asJSON bool) error {
 	return nil
 }
 
-func runEvalSWDE(w io.Writer, data string, asJSON bool) error {
-	dir, err := dataDir(data)
+func runEvalSWDE(w io.Writer, f sitesEvalFlags) error {
+	dir, err := dataDir(f.data)
 	if err != nil {
 		return err
 	}
@@ -127,17 +157,21 @@ func runEvalSWDE(w io.Writer, data string, asJSON bool) error {
 	variants := map[string]evaluate.SWDEScore{}
 	pages := 0
 	for _, site := range sites {
-		pages += len(site.Pages)
+		for _, p := range site.Pages {
+			if f.keep(p.ID) {
+				pages++
+			}
+		}
 	}
 	for _, sv := range siteVariants() {
-		s, err := evaluate.ScoreSWDE(sites, sv.variant, infholder.Options{Signature: sv.sig})
+		s, err := evaluate.ScoreSWDE(sites, sv.variant, infholder.Options{Signature: sv.sig}, f.rules, f.keep)
 		if err != nil {
 			return err
 		}
 		variants[sv.name] = s
 		fmt.Fprintf(bw, "%-24s pages %d  survival %.4f (%d of %d values lost)  recurring removed %.4f\n", sv.name, pages, s.Survival, s.Lost, s.Values, s.RecurringRemoved)
 	}
-	if asJSON {
+	if f.asJSON {
 		best := variants[string(evaluate.Template)]
 		b, err := json.Marshal(struct {
 			Dataset          string                        `json:"dataset"`

@@ -19,6 +19,7 @@ import (
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 const userAgent = "winnow/0.1 (+https://github.com/winnow-go/winnow; content extraction)"
@@ -29,6 +30,7 @@ type extractFlags struct {
 	maxPageBytes int
 	timeout      time.Duration
 	site         string
+	rules        string
 }
 
 func newExtractCmd() *cobra.Command {
@@ -55,6 +57,7 @@ each block by its label; hover for the reasons).`,
 	fl.StringVar(&f.charset, "charset", "", "decode the page with this charset instead of detecting it")
 	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes (the record says truncated)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit for fetching a URL")
+	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them")
 	fl.StringVar(&f.site, "site", "", "learn the site template from this folder or WARC and mark its blocks (orange in --format html)")
 	return cmd
 }
@@ -70,9 +73,12 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 			return usagef("--charset: %v", err)
 		}
 	}
+	rules, err := loadRules(f.rules)
+	if err != nil {
+		return err
+	}
 	opts := extract.Options{Charset: f.charset, MaxPageBytes: f.maxPageBytes}
 	var raw []byte
-	var err error
 	source := arg
 	switch {
 	case arg == "-":
@@ -100,6 +106,10 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
+	var ro xpathrules.Outcome
+	if rule := rules.Match(p.URL); rule != nil {
+		ro = rule.Apply(p, 0)
+	}
 	if f.site != "" {
 		if err := applySiteTemplate(p, f.site, opts); err != nil {
 			return err
@@ -113,7 +123,9 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	case "markdown":
 		_, err = io.WriteString(bw, p.Markdown()+"\n")
 	case "json":
-		err = pipeline.WriteRecord(bw, pipeline.NewRecord(p, source, pipeline.RecordOptions{Markdown: true, Blocks: true}))
+		rec := pipeline.NewRecord(p, source, pipeline.RecordOptions{Markdown: true, Blocks: true})
+		rec.SetRule(ro)
+		err = pipeline.WriteRecord(bw, rec)
 	case "html":
 		err = p.WriteDebugHTML(bw)
 	}

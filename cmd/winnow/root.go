@@ -12,7 +12,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
-	root.AddCommand(newExtractCmd(), newRunCmd(), newEvalCmd(), newDedupCmd(), newIndexCmd())
+	root.AddCommand(newExtractCmd(), newRunCmd(), newEvalCmd(), newDedupCmd(), newIndexCmd(), newRulesCmd())
 	return root
 }
 

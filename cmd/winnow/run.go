@@ -30,6 +30,7 @@ type runFlags struct {
 	templates    string
 	resume       bool
 	signature    string
+	rules        string
 	dedupFlags   dedupFlags
 }
 
@@ -80,6 +81,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted run after the last complete record of --out (same inputs and options)")
 	fl.StringVar(&f.signature, "template-signature", "content", "what site templates compare: content (tags and text), tags, tags+size or tags+kind (seed 000's style-inbreeding variants; content measures best, see winnow eval sites)")
 	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates: load them, relearn those that no longer fit, save new ones")
+	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them (see winnow rules)")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
 	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
 	fl.Float64Var(&f.dedupFlags.threshold, "threshold", 0.8, "with --dedup: verified similarity")
@@ -114,6 +116,10 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 			return err
 		}
 	}
+	rules, err := loadRules(f.rules)
+	if err != nil {
+		return err
+	}
 	target := f.out
 	var tmp string
 	if f.dedup {
@@ -129,7 +135,6 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 	skip := 0
 	var w io.Writer
 	var closeFn func() error
-	var err error
 	if f.resume {
 		if f.dedup || f.out == "-" {
 			return usagef("run: --resume needs --out FILE and no --dedup")
@@ -151,6 +156,7 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		SinglePage:      f.singlePage,
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
+		Rules:           rules,
 	}
 	finishProgress := func() {}
 	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
