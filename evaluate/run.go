@@ -7,14 +7,17 @@ import (
 	"sync"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // Extractor turns one evaluation page into the text that is scored.
 type Extractor func(p *Page) (string, error)
 
 // WinnowExtractor extracts with the extract package and the given options;
-// the page URL is filled in per page.
-func WinnowExtractor(opts extract.Options) Extractor {
+// the page URL is filled in per page. A page's site rule (rules may be
+// nil) applies before the density classifier, judged against its
+// typical_words.
+func WinnowExtractor(opts extract.Options, rules *xpathrules.Set) Extractor {
 	return func(p *Page) (string, error) {
 		o := opts
 		if p.URL != "" {
@@ -22,10 +25,15 @@ func WinnowExtractor(opts extract.Options) Extractor {
 				o.URL = u
 			}
 		}
+		o.NoClassify = true
 		pg, err := extract.Extract(p.HTML, o)
 		if err != nil {
 			return "", err
 		}
+		if r := rules.Match(pg.URL); r != nil {
+			r.Apply(pg, 0)
+		}
+		extract.Classify(pg)
 		return pg.Text(), nil
 	}
 }

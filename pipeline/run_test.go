@@ -14,12 +14,18 @@ import (
 	"testing"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 func runRecords(t *testing.T, paths []string, workers int) ([]map[string]any, []byte, Summary) {
 	t.Helper()
+	return runRecordsWith(t, paths, Options{Workers: workers})
+}
+
+func runRecordsWith(t *testing.T, paths []string, opts Options) ([]map[string]any, []byte, Summary) {
+	t.Helper()
 	var out bytes.Buffer
-	sum, err := Run(context.Background(), paths, &out, Options{Workers: workers})
+	sum, err := Run(context.Background(), paths, &out, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,5 +274,52 @@ func BenchmarkRunWorkers(b *testing.B) {
 				b.Fatal("the output depends on the number of workers")
 			}
 		})
+	}
+}
+
+// TestRunRules: a site rule written for the BBC's story pages keeps their
+// story body and drops the rest; on the BBC's index pages, another
+// layout, it matches nothing: those records say rule_status broken with
+// the reason and carry the text the run gives without rules, and the
+// summary counts them for the rule.
+func TestRunRules(t *testing.T) {
+	dir := filepath.Join(shareddata.Require(t), "sites", "cleanportaleval", "bbc.co.uk_news", "input")
+	rulesFile := filepath.Join(t.TempDir(), "bbc.yaml")
+	os.WriteFile(rulesFile, []byte("- name: bbc story\n  host: bbc.co.uk\n  content: //div[contains(@class,'story-body')]\n  drop: css:.story-date\n"), 0o644)
+	rules, err := xpathrules.Load(rulesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _, _ := runRecordsWith(t, []string{dir}, Options{Workers: 2})
+	recs, _, sum := runRecordsWith(t, []string{dir}, Options{Workers: 2, Rules: rules})
+	broken := 0
+	for i, r := range recs {
+		layoutB := strings.HasSuffix(r["source"].(string), "_04.html.gz") || strings.HasSuffix(r["source"].(string), "_05.html.gz")
+		if r["rule"] != "bbc story" {
+			t.Fatalf("%v: rule %v", r["source"], r["rule"])
+		}
+		switch {
+		case layoutB:
+			broken++
+			if r["rule_status"] != "broken" || !strings.Contains(r["error"].(string), "matched nothing") {
+				t.Errorf("%v: %v %v", r["source"], r["rule_status"], r["error"])
+			}
+			if r["text"] != plain[i]["text"] || r["text"] == "" {
+				t.Errorf("%v: a broken rule changed the heuristic text", r["source"])
+			}
+		default:
+			if r["rule_status"] != "ok" || strings.Contains(r["text"].(string), "Last updated at") {
+				t.Errorf("%v: %v, text %.200q", r["source"], r["rule_status"], r["text"])
+			}
+			if removed := r["removed"].(map[string]any); removed["rules"] == nil {
+				t.Errorf("%v: no words removed by the rule: %v", r["source"], removed)
+			}
+		}
+	}
+	if broken != 2 || sum.Rules["bbc story"] != len(recs) || sum.RulesBroken["bbc story"] != 2 {
+		t.Errorf("%d broken; summary %v / %v", broken, sum.Rules, sum.RulesBroken)
+	}
+	if !strings.Contains(sum.Describe(), "rule bbc story: 12 pages, 2 broken") {
+		t.Errorf("summary: %s", sum.Describe())
 	}
 }

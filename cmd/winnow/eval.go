@@ -24,6 +24,7 @@ type evalFlags struct {
 	vs      string
 	workers int
 	top     int
+	rules   string
 }
 
 func newEvalCmd() *cobra.Command {
@@ -66,6 +67,7 @@ that tool beats winnow, worst first.`,
 	fl.StringVar(&f.vs, "vs", "", "list pages where this reference tool (go-readability, go-trafilatura) beats winnow")
 	fl.IntVar(&f.workers, "workers", 0, "extraction goroutines (default: GOMAXPROCS)")
 	fl.IntVar(&f.top, "top", 30, "how many pages --vs lists")
+	fl.StringVar(&f.rules, "rules", "", "apply these per-site rules (a file or a folder)")
 	return cmd
 }
 
@@ -102,7 +104,11 @@ func runEvalExtract(w io.Writer, name string, f evalFlags) error {
 		return err
 	}
 	start := time.Now()
-	res, _, errs := evaluate.RunExtract(ds, evaluate.WinnowExtractor(extract.Options{}), f.workers)
+	rules, err := loadRules(f.rules)
+	if err != nil {
+		return err
+	}
+	res, _, errs := evaluate.RunExtract(ds, evaluate.WinnowExtractor(extract.Options{}, rules), f.workers)
 	elapsed := time.Since(start)
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()

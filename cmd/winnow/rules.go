@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -181,7 +180,7 @@ median content length, against which a page's content is judged broken.`,
 			if out == "" {
 				return usagef("rules suggest: --out is required")
 			}
-			return runRulesSuggest(args, out, perSite, cmd.ErrOrStderr())
+			return runRulesSuggest(args, out, perSite, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "rule file to write, or - for standard output (required)")
@@ -189,7 +188,7 @@ median content length, against which a page's content is judged broken.`,
 	return cmd
 }
 
-func runRulesSuggest(inputs []string, out string, perSite int, stderr io.Writer) error {
+func runRulesSuggest(inputs []string, out string, perSite int, stdout, stderr io.Writer) error {
 	var pages []*extract.Page
 	perHost := map[string]int{}
 	for _, in := range inputs {
@@ -245,7 +244,7 @@ func runRulesSuggest(inputs []string, out string, perSite int, stderr io.Writer)
 		fmt.Fprintf(stderr, "%s: %s\n", h, comments[s.Rule])
 		rules = append(rules, s.Rule)
 	}
-	return withOutput(out, os.Stdout, func(w io.Writer) error { return xpathrules.WriteYAML(w, rules, comments) })
+	return withOutput(out, stdout, func(w io.Writer) error { return xpathrules.WriteYAML(w, rules, comments) })
 }
 
 // labelLikeRun labels pages as winnow run does without rules: site
