@@ -267,32 +267,56 @@ func (r *Rule) selectBlocks(p *extract.Page) selection {
 // (a byline span, a hidden link), its words less theirs.
 func keptWords(p *extract.Page, drop []*html.Node, dropped map[*html.Node]bool) map[*extract.Block]int {
 	left := make(map[*extract.Block]int, len(p.Blocks))
-	byNode := make(map[*html.Node]*extract.Block, len(p.Blocks))
+	byNode := blocksByNode(p)
 	for _, b := range p.Blocks {
 		left[b] = b.Words
 		if within(b.Node, dropped) {
 			left[b] = 0
 		}
-		if byNode[b.Node] == nil {
-			byNode[b.Node] = b
-		}
 	}
 	for _, d := range drop {
-		var owner *extract.Block
-		for a := d.Parent; a != nil && owner == nil; a = a.Parent {
-			owner = byNode[a]
-		}
+		text := ownText(d, byNode)
+		owner := ownerBlock(d, text, byNode)
 		if owner == nil || left[owner] == 0 {
 			continue
 		}
-		left[owner] = max(0, left[owner]-extract.CountWords(ownText(d, byNode)))
+		left[owner] = max(0, left[owner]-extract.CountWords(text))
 	}
 	return left
 }
 
+// blocksByNode lists the blocks of each block element: an element whose
+// inline text is cut by block children has several.
+func blocksByNode(p *extract.Page) map[*html.Node][]*extract.Block {
+	m := make(map[*html.Node][]*extract.Block, len(p.Blocks))
+	for _, b := range p.Blocks {
+		m[b.Node] = append(m[b.Node], b)
+	}
+	return m
+}
+
+// ownerBlock is the block an inline element's text belongs to: among the
+// blocks of its nearest block element, the one whose text holds it.
+func ownerBlock(n *html.Node, text string, byNode map[*html.Node][]*extract.Block) *extract.Block {
+	for a := n.Parent; a != nil; a = a.Parent {
+		bs := byNode[a]
+		if len(bs) == 0 {
+			continue
+		}
+		t := strings.Join(strings.Fields(text), " ")
+		for _, b := range bs {
+			if t != "" && strings.Contains(strings.Join(strings.Fields(b.Text), " "), t) {
+				return b
+			}
+		}
+		return bs[0]
+	}
+	return nil
+}
+
 // ownText is the text under n that belongs to n's enclosing block, not to
 // blocks of its own, scripts or styles.
-func ownText(n *html.Node, blocks map[*html.Node]*extract.Block) string {
+func ownText(n *html.Node, blocks map[*html.Node][]*extract.Block) string {
 	var sb strings.Builder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -322,12 +346,12 @@ func (r *Rule) ContentWords(p *extract.Page) int {
 	return s.words
 }
 
-// Apply runs the rule on a parsed page whose blocks are not yet labelled:
+// Apply runs the rule on a parsed page whose blocks are not yet labelled.
+// A rule whose content is broken on the page changes nothing. Otherwise
 // the drop selectors' elements leave the tree (Page.Remove: the blocks
-// are cut again, so a drop reaches inside a block); then, unless the
-// content is broken, the blocks inside the elements of the first content
-// selector that matches become content and every other block boilerplate
-// (firm). typical is the rule's usual content word count on this site (0
+// are cut again, so a drop reaches inside a block), and the blocks inside
+// the elements of the first content selector that matches become content
+// and every other block boilerplate (firm). typical is the rule's usual content word count on this site (0
 // when unknown; the rule's TypicalWords is used then). A title selector
 // that matches sets the page's title.
 func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
@@ -338,6 +362,19 @@ func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
 	s := r.selectBlocks(p)
 	if s.err != nil {
 		return r.broken(out, s.err.Error())
+	}
+	if s.inside != nil {
+		// A content rule that does not fit the page changes nothing:
+		// its drops were written for the layout it no longer has.
+		out.ContentWords = s.words
+		switch {
+		case s.matched == 0:
+			return r.broken(out, "content matched nothing")
+		case s.words == 0:
+			return r.broken(out, fmt.Sprintf("content matched %d elements with no text", s.matched))
+		case typical > 0 && float64(s.words) < brokenShare*float64(typical):
+			return r.broken(out, fmt.Sprintf("content has %d words, usually %d", s.words, typical))
+		}
 	}
 	if len(s.drop) > 0 {
 		out.Dropped = p.Remove(s.drop, Stage)
@@ -350,15 +387,6 @@ func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
 	}
 	if s.inside == nil {
 		return out
-	}
-	out.ContentWords = s.words
-	switch {
-	case s.matched == 0:
-		return r.broken(out, "content matched nothing")
-	case s.words == 0:
-		return r.broken(out, fmt.Sprintf("content matched %d elements with no text", s.matched))
-	case typical > 0 && float64(s.words) < brokenShare*float64(typical):
-		return r.broken(out, fmt.Sprintf("content has %d words, usually %d", s.words, typical))
 	}
 	for _, b := range p.Blocks {
 		if b.Firm {

@@ -37,7 +37,8 @@ const maxAlternatives = 3
 // then drop selectors for named elements inside it that hold only
 // boilerplate on the pages, kept when they raise the F1. It returns nil
 // when no selector matches content on any page.
-func Suggest(host string, pages []*extract.Page) *Suggestion {
+func Suggest(host string, all []*extract.Page) *Suggestion {
+	pages := spread(all, maxSearchPages)
 	var pool []string
 	seen := map[string]int{}
 	for _, p := range pages {
@@ -61,24 +62,48 @@ func Suggest(host string, pages []*extract.Page) *Suggestion {
 	}
 	r := &Rule{Name: host, Hosts: []string{host}}
 	left := slices.Clone(pages)
-	for range maxAlternatives {
-		best, bestScore := -1, score{}
-		for i, c := range cands {
+	for alt := range maxAlternatives {
+		type ranked struct {
+			sel Selector
+			sc  score
+		}
+		var rs []ranked
+		for _, c := range cands {
 			if slices.ContainsFunc(r.Content, func(s Selector) bool { return s.Src == c.Src }) {
 				continue
 			}
-			sc := scoreRule(&Rule{Content: []Selector{c}}, left)
-			if sc.matched > 0 && (best < 0 || sc.better(bestScore, c.Src, cands[best].Src)) {
-				best, bestScore = i, sc
+			if sc := scoreRule(&Rule{Content: []Selector{c}}, left); sc.matched > 0 {
+				rs = append(rs, ranked{c, sc})
 			}
 		}
-		if best < 0 || bestScore.f1() < 0.5 {
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].sc.better(rs[j].sc, rs[i].sel.Src, rs[j].sel.Src) })
+		// An alternative must hold on two pages at least: one page of
+		// another layout is too little to learn it from.
+		if len(rs) == 0 || rs[0].sc.f1() < 0.5 || rs[0].sc.matched < 2 {
 			break
 		}
-		r.Content = append(r.Content, widen(cands[best], left))
+		chosen := rs[0].sel
+		if alt == 0 {
+			// The main selector: the few best on their own are each
+			// widened and given their drops, and the best result wins
+			// (an article body with its share bar dropped beats its
+			// paragraphs alone, which lose its lists).
+			var best *Rule
+			var bestScore score
+			for _, c := range rs[:min(5, len(rs))] {
+				try := &Rule{Content: []Selector{widen(c.sel, left)}}
+				addDrops(try, left)
+				if sc := scoreRule(try, left); best == nil || sc.better(bestScore, try.Content[0].Src, best.Content[0].Src) {
+					best, bestScore = try, sc
+				}
+			}
+			r.Content, r.Drop = best.Content, best.Drop
+		} else {
+			r.Content = append(r.Content, widen(chosen, left))
+		}
 		var rest []*extract.Page
 		for _, p := range left {
-			if nodes, _ := cands[best].Find(p.Doc); len(nodes) == 0 {
+			if nodes, _ := r.Content[len(r.Content)-1].Find(p.Doc); len(nodes) == 0 {
 				rest = append(rest, p)
 			}
 		}
@@ -91,13 +116,29 @@ func Suggest(host string, pages []*extract.Page) *Suggestion {
 		return nil
 	}
 	addDrops(r, pages)
-	sc := scoreRule(r, pages)
+	sc := scoreRule(r, all)
 	var words []int
-	for _, p := range pages {
+	for _, p := range all {
 		words = append(words, r.ContentWords(p))
 	}
 	r.TypicalWords = Typical(words)
-	return &Suggestion{Rule: r, Pages: len(pages), F1: sc.f1(), Matched: sc.matched}
+	return &Suggestion{Rule: r, Pages: len(all), F1: sc.f1(), Matched: sc.matched}
+}
+
+// maxSearchPages bounds the pages the selector search scores candidates
+// on; the rule's F1 and typical length come from all pages.
+const maxSearchPages = 40
+
+// spread picks at most n pages, evenly spaced, in order.
+func spread(pages []*extract.Page, n int) []*extract.Page {
+	if len(pages) <= n {
+		return pages
+	}
+	out := make([]*extract.Page, n)
+	for i := range out {
+		out[i] = pages[i*len(pages)/n]
+	}
+	return out
 }
 
 // maxUnion bounds the parts of a widened content selector.
@@ -295,7 +336,9 @@ func describe(e *html.Node) []string {
 	}
 	out := named(e)
 	if len(out) > 0 {
-		return out
+		// Also the paragraphs of the element: an article body whose
+		// boxes and widgets sit between its paragraphs.
+		return append(out, out[0]+"//p")
 	}
 	for a := e.Parent; a != nil && a.Type == html.ElementNode; a = a.Parent {
 		if anc := named(a); len(anc) > 0 {
@@ -342,10 +385,7 @@ func addDrops(r *Rule, pages []*extract.Page) {
 		if err != nil || len(content) == 0 {
 			continue
 		}
-		byNode := map[*html.Node]*extract.Block{}
-		for _, b := range p.Blocks {
-			byNode[b.Node] = b
-		}
+		byNode := blocksByNode(p)
 		bw, cw := map[*html.Node]int{}, map[*html.Node]int{}
 		count := func(e *html.Node, b *extract.Block, w int) {
 			if b.Label == extract.Content {
@@ -354,6 +394,7 @@ func addDrops(r *Rule, pages []*extract.Page) {
 				bw[e] += w
 			}
 		}
+		seenNode := map[*html.Node]bool{}
 		for _, b := range p.Blocks {
 			if !within(b.Node, content) {
 				continue
@@ -361,7 +402,12 @@ func addDrops(r *Rule, pages []*extract.Page) {
 			for e := b.Node; e != nil && !content[e]; e = e.Parent {
 				count(e, b, b.Words)
 			}
-			// Named inline elements of the block: their own words.
+			if seenNode[b.Node] {
+				continue
+			}
+			seenNode[b.Node] = true
+			// Named inline elements of the block element: their own
+			// words, counted with the block whose text holds them.
 			var walk func(*html.Node)
 			walk = func(n *html.Node) {
 				for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -369,7 +415,10 @@ func addDrops(r *Rule, pages []*extract.Page) {
 						continue
 					}
 					if len(named(c)) > 0 {
-						count(c, b, extract.CountWords(ownText(c, byNode)))
+						text := ownText(c, byNode)
+						if owner := ownerBlock(c, text, byNode); owner != nil {
+							count(c, owner, extract.CountWords(text))
+						}
 					}
 					walk(c)
 				}

@@ -125,6 +125,16 @@ func runEvalSites(w io.Writer, f sitesEvalFlags) error {
 	}
 	iv := evaluate.PairedBootstrap(evaluate.Snippets, perPage[evaluate.Template], perPage[evaluate.SinglePage], 1000, 1)
 	fmt.Fprintf(bw, "template - single-page: F1 %+.4f [95%% %+.4f, %+.4f] (paired bootstrap over pages, 1000 rounds)\n", iv.Diff, iv.Low, iv.High)
+	if f.rules != nil {
+		texts, err := evaluate.ExtractSites(all, evaluate.Template, infholder.Options{}, nil)
+		if err != nil {
+			return err
+		}
+		s := evaluate.ScoreSites(pages, texts)
+		iv := evaluate.PairedBootstrap(evaluate.Snippets, perPage[evaluate.Template], evaluate.SitePageScores(pages, texts), 1000, 1)
+		fmt.Fprintf(bw, "%-24s pages %d  P %.4f  R %.4f  F1 %.4f\n", "template without rules", len(pages), s.Precision, s.Recall, s.F1)
+		fmt.Fprintf(bw, "template with rules - without: F1 %+.4f [95%% %+.4f, %+.4f] (paired bootstrap over pages, 1000 rounds)\n", iv.Diff, iv.Low, iv.High)
+	}
 	if f.asJSON {
 		best := variants[string(evaluate.Template)]
 		b, err := json.Marshal(struct {

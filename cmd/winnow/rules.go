@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/xpathrules"
 )
@@ -218,40 +217,24 @@ func runRulesSuggest(inputs []string, out string, perSite int, stdout, stderr io
 			return err
 		}
 	}
-	labelLikeRun(pages)
-	var hosts []string
-	byHost := map[string][]*extract.Page{}
-	for _, p := range pages {
-		h := pipeline.Site(p.URL.Hostname())
-		if byHost[h] == nil {
-			hosts = append(hosts, h)
-		}
-		byHost[h] = append(byHost[h], p)
-	}
-	sort.Strings(hosts)
 	var rules []*xpathrules.Rule
 	comments := map[*xpathrules.Rule]string{}
-	for _, h := range hosts {
-		s := xpathrules.Suggest(h, byHost[h])
-		if s == nil {
-			fmt.Fprintf(stderr, "%s: no element holds the content on any of %d pages; no rule\n", h, len(byHost[h]))
-			continue
-		}
-		for _, p := range byHost[h][:min(2, len(byHost[h]))] {
-			s.Rule.TestURLs = append(s.Rule.TestURLs, p.URL.String())
-		}
+	found := map[string]bool{}
+	for _, s := range pipeline.SuggestRules(pages) {
 		comments[s.Rule] = fmt.Sprintf("suggested from %d pages; content found on %d; word F1 %.3f against the template and density labels", s.Pages, s.Matched, s.F1)
-		fmt.Fprintf(stderr, "%s: %s\n", h, comments[s.Rule])
+		fmt.Fprintf(stderr, "%s: %s\n", s.Rule.Name, comments[s.Rule])
 		rules = append(rules, s.Rule)
+		found[s.Rule.Name] = true
+	}
+	missing := make([]string, 0, len(perHost))
+	for h := range perHost {
+		if !found[h] {
+			missing = append(missing, h)
+		}
+	}
+	sort.Strings(missing)
+	for _, h := range missing {
+		fmt.Fprintf(stderr, "%s: no element holds the content on its %d pages; no rule\n", h, perHost[h])
 	}
 	return withOutput(out, stdout, func(w io.Writer) error { return xpathrules.WriteYAML(w, rules, comments) })
-}
-
-// labelLikeRun labels pages as winnow run does without rules: site
-// templates learned per group, then the density classifier.
-func labelLikeRun(pages []*extract.Page) {
-	infholder.LearnGroups(pages, infholder.Options{})
-	for _, p := range pages {
-		extract.Classify(p)
-	}
 }
