@@ -1,0 +1,157 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// browser is the one Chromium the tests share (TestMain).
+var browser *Chromium
+
+func TestMain(m *testing.M) {
+	bin, err := FindChromium("")
+	if err == nil {
+		browser, err = NewChromium(bin, 2)
+	}
+	if err != nil {
+		// The render tests need a browser; .ci/run installs one. Outside
+		// CI they are reported and the run fails too: nothing is skipped.
+		fmt.Fprintln(os.Stderr, "render tests:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	browser.Close()
+	os.Exit(code)
+}
+
+func parse(t *testing.T, s string) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func TestRenderBoxes(t *testing.T) {
+	doc := parse(t, `<html><head><style>.gone{display:none} .inv{visibility:hidden} .off{position:absolute;left:-9999px} .side{position:fixed;right:0;top:0;width:200px}</style></head>
+<body><h1 style="font-size:40px">Title</h1><p id=main>Main text of the page.</p><div class=gone><p>Hidden paragraph</p></div>
+<p class=inv>Invisible</p><p class=off>Off screen</p><div class=side>Fixed sidebar</div></body></html>`)
+	raw, ids, err := Serialize(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := browser.Render(context.Background(), "https://example.test/a", raw, NoResources{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byText := map[string]Box{}
+	for n, id := range ids {
+		if n.FirstChild != nil && n.FirstChild.Type == html.TextNode {
+			byText[strings.TrimSpace(n.FirstChild.Data)] = l.Boxes[id]
+		}
+	}
+	t.Logf("%+v", byText)
+	if b := byText["Hidden paragraph"]; b.Rects != 0 {
+		t.Errorf("display:none: %+v", b)
+	}
+	if b := byText["Title"]; b.FontSize != 40 || b.W == 0 {
+		t.Errorf("title: %+v", b)
+	}
+	if b := byText["Invisible"]; b.Visibility != "hidden" {
+		t.Errorf("visibility: %+v", b)
+	}
+	if b := byText["Off screen"]; b.X > -1000 {
+		t.Errorf("off screen: %+v", b)
+	}
+	if b := byText["Fixed sidebar"]; b.Position != "fixed" {
+		t.Errorf("fixed: %+v", b)
+	}
+	if len(l.Requests) != 1 || !l.Requests[0].Served {
+		t.Errorf("requests %+v", l.Requests)
+	}
+}
+
+// mapResources serves fixed bodies by URL.
+type mapResources map[string]string
+
+func (m mapResources) Resource(u string) ([]byte, string, bool) {
+	b, ok := m[u]
+	if !ok {
+		return nil, "", false
+	}
+	ctype := "text/css"
+	if strings.HasSuffix(u, ".png") {
+		ctype = "image/png"
+	}
+	return []byte(b), ctype, true
+}
+
+// TestNoRequestLeaves: a page that reaches for a real server on 127.0.0.1
+// through an image, an @import, a web font, fetch(), an iframe, a script
+// and a link prefetch gets none of them through, with scripts on and
+// off: the server sees no request, and every request the page made is
+// logged as served (the document, the stylesheet in the resources) or
+// blocked.
+func TestNoRequestLeaves(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.String())
+		mu.Unlock()
+		w.Write([]byte("x"))
+	}))
+	defer srv.Close()
+	page := `<html><head>
+<link rel=stylesheet href="https://site.test/own.css">
+<style>@import url("` + srv.URL + `/import.css");
+@font-face { font-family: F; src: url("` + srv.URL + `/font.woff2"); }
+body { font-family: F; background: url("` + srv.URL + `/bg.png"); }</style>
+<link rel=prefetch href="` + srv.URL + `/prefetch">
+<script src="` + srv.URL + `/script.js"></script>
+</head><body><p>Text in the font.</p>
+<img src="` + srv.URL + `/img.png">
+<iframe src="` + srv.URL + `/frame.html"></iframe>
+<script>fetch("` + srv.URL + `/fetch"); new Image().src = "` + srv.URL + `/js-img.png";</script>
+</body></html>`
+	res := mapResources{"https://site.test/own.css": "p { color: red }"}
+	for _, js := range []bool{false, true} {
+		raw, _, err := Serialize(parse(t, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := browser.Render(context.Background(), "https://site.test/page", raw, res, Options{JS: js})
+		if err != nil {
+			t.Fatal(err)
+		}
+		served, blocked := 0, 0
+		for _, r := range l.Requests {
+			switch {
+			case r.Served:
+				served++
+			case strings.HasPrefix(r.Why, "blocked"):
+				blocked++
+			default:
+				t.Errorf("request neither served nor blocked: %+v", r)
+			}
+		}
+		t.Logf("js=%v: %d served, %d blocked: %+v", js, served, blocked, l.Requests)
+		if served != 2 || blocked < 4 {
+			t.Errorf("js=%v: %d served, %d blocked", js, served, blocked)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 0 {
+		t.Errorf("the test server saw %d requests: %v", len(seen), seen)
+	}
+}
