@@ -19,6 +19,7 @@ import (
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -31,6 +32,9 @@ type extractFlags struct {
 	timeout      time.Duration
 	site         string
 	rules        string
+	render       bool
+	renderJS     bool
+	chromium     string
 }
 
 func newExtractCmd() *cobra.Command {
@@ -57,6 +61,9 @@ each block by its label; hover for the reasons).`,
 	fl.StringVar(&f.charset, "charset", "", "decode the page with this charset instead of detecting it")
 	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes (the record says truncated)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit for fetching a URL")
+	fl.BoolVar(&f.render, "render", false, "render the page in headless Chromium and use its layout (hidden, fixed and off-screen blocks); a file renders offline, a URL live")
+	fl.BoolVar(&f.renderJS, "render-js", false, "with --render: run the page's scripts")
+	fl.StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary (default: $WINNOW_CHROMIUM, else chromium on PATH)")
 	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them")
 	fl.StringVar(&f.site, "site", "", "learn the site template from this folder or WARC and mark its blocks (orange in --format html)")
 	return cmd
@@ -109,6 +116,11 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	var ro xpathrules.Outcome
 	if rule := rules.Match(p.URL); rule != nil {
 		ro = rule.Apply(p, 0)
+	}
+	if f.render {
+		if err := renderPage(ctx, p, arg, f); err != nil {
+			return err
+		}
 	}
 	if f.site != "" {
 		if err := applySiteTemplate(p, f.site, opts); err != nil {
@@ -240,4 +252,29 @@ func applySiteTemplate(p *extract.Page, site string, opts extract.Options) error
 	}
 	infholder.Learn(mine, group, infholder.Options{})
 	return nil
+}
+
+// renderPage runs the layout stage on one page: a URL renders live (its
+// subresources fetched), a file or standard input offline (its
+// subresources blocked).
+func renderPage(ctx context.Context, p *extract.Page, arg string, f extractFlags) error {
+	bin, err := render.FindChromium(f.chromium)
+	if err != nil {
+		return err
+	}
+	br, err := render.NewChromium(bin, 1)
+	if err != nil {
+		return err
+	}
+	defer br.Close()
+	var res render.Resources = render.NoResources{}
+	pageURL := "https://winnow.invalid/page.html"
+	if p.URL != nil && (p.URL.Scheme == "http" || p.URL.Scheme == "https") {
+		pageURL = p.URL.String()
+	}
+	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
+		res = render.HTTPResources{Client: &http.Client{Timeout: f.timeout}, UserAgent: userAgent}
+	}
+	_, err = render.Page(ctx, br, p, pageURL, res, render.Options{JS: f.renderJS, Timeout: f.timeout})
+	return err
 }

@@ -15,13 +15,33 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 )
 
 func main() {
-	err := newRoot().ExecuteContext(context.Background())
+	// SIGINT and SIGTERM cancel the command's context: a run stops, and a
+	// browser started for --render is closed with its processes before
+	// winnow exits. A second signal ends winnow at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var interrupted atomic.Bool
+	go func() {
+		<-sigs
+		interrupted.Store(true)
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		cancel()
+	}()
+	err := newRoot().ExecuteContext(ctx)
+	if err == nil && interrupted.Load() {
+		err = errors.New("interrupted")
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "winnow:", err)
 	}
+	cancel()
 	os.Exit(exitCode(err))
 }
 
