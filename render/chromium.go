@@ -235,7 +235,21 @@ func renderPage(ctx context.Context, b *rod.Browser, pageURL string, doc []byte,
 	router := page.HijackRequests()
 	docServed := false
 	err = router.Add("*", "", func(h *rod.Hijack) {
-		u := h.Request.URL().String()
+		// A handler runs on a goroutine of its own: a panic here would
+		// end the whole process, so it blocks the request instead.
+		defer func() {
+			if r := recover(); r != nil {
+				h.Response.Fail(proto.NetworkErrorReasonBlockedByClient)
+				logReq(Request{URL: "?", Why: fmt.Sprintf("blocked: %v", r)})
+			}
+		}()
+		pu := h.Request.URL()
+		if pu == nil {
+			h.Response.Fail(proto.NetworkErrorReasonBlockedByClient)
+			logReq(Request{URL: "?", Why: "blocked: a URL that does not parse"})
+			return
+		}
+		u := pu.String()
 		mu.Lock()
 		isDoc := !docServed && sameDoc(u, pageURL)
 		docServed = docServed || isDoc

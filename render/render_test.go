@@ -1,16 +1,24 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/winnow-go/winnow/evaluate"
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/shareddata"
 )
 
 // browser is the one Chromium the tests share (TestMain).
@@ -153,5 +161,91 @@ body { font-family: F; background: url("` + srv.URL + `/bg.png"); }</style>
 	defer mu.Unlock()
 	if len(seen) != 0 {
 		t.Errorf("the test server saw %d requests: %v", len(seen), seen)
+	}
+}
+
+// scrapinghubPages loads the Scrapinghub pages (parsed, with their URLs).
+func scrapinghubPages(tb testing.TB) []*extract.Page {
+	tb.Helper()
+	ds, err := evaluate.LoadExtract(shareddata.Require(tb), "scrapinghub")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var pages []*extract.Page
+	for _, p := range ds.Pages {
+		u, _ := url.Parse(p.URL)
+		pg, err := extract.Parse(p.HTML, extract.Options{URL: u, NoClassify: true})
+		if err != nil {
+			continue
+		}
+		pages = append(pages, pg)
+	}
+	return pages
+}
+
+// groupRSS is the resident memory of the browser's process group, in
+// bytes.
+func groupRSS(pid int) int64 {
+	var total int64
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, s := range stats {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) < 22 || f[2] != strconv.Itoa(pid) {
+			continue
+		}
+		pages, _ := strconv.ParseInt(f[21], 10, 64)
+		total += pages * int64(os.Getpagesize())
+	}
+	return total
+}
+
+// TestRender200 renders 200 real pages (the Scrapinghub set, offline, and
+// again from the start) in one browser: the browser's memory after the
+// last 50 is not much above its memory after the first 50.
+func TestRender200(t *testing.T) {
+	pages := scrapinghubPages(t)
+	var after50 int64
+	for i := range 200 {
+		p := pages[i%len(pages)]
+		raw, _, err := Serialize(p.Doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := browser.Render(context.Background(), p.URL.String(), raw, NoResources{}, Options{}); err != nil {
+			t.Errorf("page %d: %v", i, err)
+		}
+		switch i {
+		case 49:
+			after50 = groupRSS(browser.PID())
+		case 199:
+			end := groupRSS(browser.PID())
+			t.Logf("browser RSS after 50 pages %d MB, after 200 %d MB", after50>>20, end>>20)
+			if after50 == 0 || float64(end) > 1.5*float64(after50) {
+				t.Errorf("browser memory grew from %d to %d MB", after50>>20, end>>20)
+			}
+		}
+	}
+}
+
+// BenchmarkRender renders the Scrapinghub pages offline, one at a time;
+// an op is one page.
+func BenchmarkRender(b *testing.B) {
+	pages := scrapinghubPages(b)
+	i := 0
+	for b.Loop() {
+		p := pages[i%len(pages)]
+		i++
+		raw, _, err := Serialize(p.Doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := browser.Render(context.Background(), p.URL.String(), raw, NoResources{}, Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
