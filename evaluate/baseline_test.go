@@ -41,7 +41,7 @@ func TestExtractBaseline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, _, errs := RunExtract(ds, WinnowExtractor(extract.Options{}, nil), 0)
+		res, _, errs := RunExtract(ds, WinnowExtractor(extract.Options{}, Stages{}), 0)
 		if len(errs) > 0 {
 			t.Errorf("%s: %d pages failed to extract", name, len(errs))
 		}

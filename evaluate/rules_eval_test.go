@@ -55,7 +55,7 @@ func TestSuggestedRulesCleanPortalEval(t *testing.T) {
 		}
 	}
 	score := func(rules *xpathrules.Set) float64 {
-		texts, err := ExtractSites(all, Template, infholder.Options{}, rules)
+		texts, err := ExtractSites(all, Template, infholder.Options{}, Stages{Rules: rules})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,11 +83,11 @@ func TestSuggestedRulesSWDE(t *testing.T) {
 		pages = append(pages, s.Pages...)
 	}
 	rules := suggestFrom(t, pages, low)
-	with, err := ScoreSWDE(sites, Template, infholder.Options{}, rules, high)
+	with, err := ScoreSWDE(sites, Template, infholder.Options{}, Stages{Rules: rules}, high)
 	if err != nil {
 		t.Fatal(err)
 	}
-	without, err := ScoreSWDE(sites, Template, infholder.Options{}, nil, high)
+	without, err := ScoreSWDE(sites, Template, infholder.Options{}, Stages{}, high)
 	if err != nil {
 		t.Fatal(err)
 	}

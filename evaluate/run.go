@@ -13,11 +13,19 @@ import (
 // Extractor turns one evaluation page into the text that is scored.
 type Extractor func(p *Page) (string, error)
 
+// Stages are the optional stages an evaluation runs before the density
+// classifier: site rules (nil for none) and a layout stage (render.Page
+// on a browser; nil for none).
+type Stages struct {
+	Rules  *xpathrules.Set
+	Layout func(p *extract.Page) error
+}
+
 // WinnowExtractor extracts with the extract package and the given options;
-// the page URL is filled in per page. A page's site rule (rules may be
-// nil) applies before the density classifier, judged against its
-// typical_words.
-func WinnowExtractor(opts extract.Options, rules *xpathrules.Set) Extractor {
+// the page URL is filled in per page. A page's site rule applies first,
+// judged against its typical_words, then the layout stage, then the
+// density classifier.
+func WinnowExtractor(opts extract.Options, st Stages) Extractor {
 	return func(p *Page) (string, error) {
 		o := opts
 		if p.URL != "" {
@@ -30,8 +38,13 @@ func WinnowExtractor(opts extract.Options, rules *xpathrules.Set) Extractor {
 		if err != nil {
 			return "", err
 		}
-		if r := rules.Match(pg.URL); r != nil {
+		if r := st.Rules.Match(pg.URL); r != nil {
 			r.Apply(pg, 0)
+		}
+		if st.Layout != nil {
+			if err := st.Layout(pg); err != nil {
+				return "", err
+			}
 		}
 		extract.Classify(pg)
 		return pg.Text(), nil

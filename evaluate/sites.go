@@ -149,9 +149,9 @@ const (
 
 // ExtractSites extracts every page with a variant and returns the texts by
 // page ID. Pages are grouped by GroupKeys over all their URLs. Site rules
-// (nil for none) apply first, each judged against its median content
-// length over these pages, as a batch run judges it over its samples.
-func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options, rules *xpathrules.Set) (map[string]string, error) {
+// apply first, each judged against its median content length over these
+// pages, as a batch run judges it over its samples; then the layout stage.
+func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options, st Stages) (map[string]string, error) {
 	texts := make(map[string]string, len(pages))
 	parsed := make([]*extract.Page, len(pages))
 	for i, p := range pages {
@@ -162,7 +162,14 @@ func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options, rules
 		}
 		parsed[i] = pg
 	}
-	ApplyRules(rules, parsed)
+	ApplyRules(st.Rules, parsed)
+	if st.Layout != nil {
+		for i, pg := range parsed {
+			if err := st.Layout(pg); err != nil {
+				return nil, fmt.Errorf("%s: %w", pages[i].ID, err)
+			}
+		}
+	}
 	if v != SinglePage {
 		infholder.LearnGroups(parsed, opts)
 	}

@@ -82,7 +82,7 @@ func TestCleanPortalTemplate(t *testing.T) {
 	f1 := map[SiteVariant]float64{}
 	per := map[SiteVariant][]PageScore{}
 	for _, v := range []SiteVariant{SinglePage, Template} {
-		texts, err := ExtractSites(pages, v, infholder.Options{}, nil)
+		texts, err := ExtractSites(pages, v, infholder.Options{}, Stages{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,6 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/winnow-go/winnow/infholder"
-	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // SWDEAttributes are the attributes of the book vertical scored for survival.
@@ -92,14 +91,14 @@ type SWDEScore struct {
 	Values, Lost     int     `json:"-"`
 }
 
-// ScoreSWDE extracts every page of each site with a variant (and site
-// rules, nil for none) and scores the pages keep selects (nil: all).
+// ScoreSWDE extracts every page of each site with a variant (and the
+// optional stages) and scores the pages keep selects (nil: all).
 // recurring_removed counts nodes that recur on more than half of all the
 // site's pages.
-func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options, rules *xpathrules.Set, keep func(id string) bool) (SWDEScore, error) {
+func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options, st Stages, keep func(id string) bool) (SWDEScore, error) {
 	var values, lost, recurring, removed int
 	for _, site := range sites {
-		texts, err := ExtractSites(site.Pages, v, opts, rules)
+		texts, err := ExtractSites(site.Pages, v, opts, st)
 		if err != nil {
 			return SWDEScore{}, err
 		}

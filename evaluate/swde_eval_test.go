@@ -13,7 +13,7 @@ func TestSWDESurvival(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []SiteVariant{SinglePage, Template} {
-		s, err := ScoreSWDE(sites, v, infholder.Options{}, nil, nil)
+		s, err := ScoreSWDE(sites, v, infholder.Options{}, Stages{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

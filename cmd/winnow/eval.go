@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,16 +16,19 @@ import (
 	"github.com/winnow-go/winnow/evaluate"
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/render"
 )
 
 type evalFlags struct {
-	data    string
-	json    bool
-	out     string
-	vs      string
-	workers int
-	top     int
-	rules   string
+	data     string
+	json     bool
+	out      string
+	vs       string
+	workers  int
+	top      int
+	rules    string
+	render   bool
+	chromium string
 }
 
 func newEvalCmd() *cobra.Command {
@@ -58,7 +62,7 @@ that tool beats winnow, worst first.`,
   winnow eval extract cleaneval-zh --vs go-readability`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runEvalExtract(cmd.OutOrStdout(), args[0], f)
+			return runEvalExtract(cmd.Context(), cmd.OutOrStdout(), args[0], f)
 		},
 	}
 	addEvalFlags(cmd, &f.data, &f.json)
@@ -68,6 +72,8 @@ that tool beats winnow, worst first.`,
 	fl.IntVar(&f.workers, "workers", 0, "extraction goroutines (default: GOMAXPROCS)")
 	fl.IntVar(&f.top, "top", 30, "how many pages --vs lists")
 	fl.StringVar(&f.rules, "rules", "", "apply these per-site rules (a file or a folder)")
+	fl.BoolVar(&f.render, "render", false, "run the layout stage: render every page offline in headless Chromium (the stored pages carry no stylesheets)")
+	fl.StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary")
 	return cmd
 }
 
@@ -84,7 +90,7 @@ func dataDir(flag string) (string, error) {
 	return shareddata.Dir()
 }
 
-func runEvalExtract(w io.Writer, name string, f evalFlags) error {
+func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) error {
 	known := false
 	for _, d := range evaluate.ExtractDatasets {
 		known = known || d == name
@@ -108,7 +114,16 @@ func runEvalExtract(w io.Writer, name string, f evalFlags) error {
 	if err != nil {
 		return err
 	}
-	res, _, errs := evaluate.RunExtract(ds, evaluate.WinnowExtractor(extract.Options{}, rules), f.workers)
+	st := evaluate.Stages{Rules: rules}
+	if f.render {
+		layout, closeFn, err := layoutStage(ctx, f.chromium, max(1, f.workers), render.NoResources{}, render.Options{})
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		st.Layout = layout
+	}
+	res, _, errs := evaluate.RunExtract(ds, evaluate.WinnowExtractor(extract.Options{}, st), f.workers)
 	elapsed := time.Since(start)
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()

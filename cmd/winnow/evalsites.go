@@ -10,6 +10,7 @@ import (
 
 	"github.com/winnow-go/winnow/evaluate"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -46,6 +47,15 @@ rules on pages they were not learned from:
 			if f.keep, err = evaluate.PageFilter(f.pages); err != nil {
 				return usagef("eval sites: %v", err)
 			}
+			f.stages = evaluate.Stages{Rules: f.rules}
+			if f.render {
+				layout, closeFn, err := layoutStage(cmd.Context(), f.chromium, 1, render.NoResources{}, render.Options{})
+				if err != nil {
+					return err
+				}
+				defer closeFn()
+				f.stages.Layout = layout
+			}
 			switch args[0] {
 			case "cleanportaleval":
 				return runEvalSites(cmd.OutOrStdout(), f)
@@ -58,13 +68,17 @@ rules on pages they were not learned from:
 	addEvalFlags(cmd, &f.data, &f.asJSON)
 	cmd.Flags().StringVar(&f.rulesPath, "rules", "", "apply these per-site rules (a file or a folder)")
 	cmd.Flags().StringVar(&f.pages, "pages", "all", "score only these pages: all, odd, even, or A-B")
+	cmd.Flags().BoolVar(&f.render, "render", false, "run the layout stage: render every page offline in headless Chromium")
+	cmd.Flags().StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary")
 	return cmd
 }
 
 type sitesEvalFlags struct {
 	data, rulesPath, pages string
-	asJSON                 bool
+	chromium               string
+	asJSON, render         bool
 	rules                  *xpathrules.Set
+	stages                 evaluate.Stages
 	keep                   func(id string) bool
 }
 
@@ -112,7 +126,7 @@ func runEvalSites(w io.Writer, f sitesEvalFlags) error {
 	variants := map[string]evaluate.PRF{}
 	perPage := map[evaluate.SiteVariant][]evaluate.PageScore{}
 	for _, sv := range siteVariants() {
-		texts, err := evaluate.ExtractSites(all, sv.variant, infholder.Options{Signature: sv.sig}, f.rules)
+		texts, err := evaluate.ExtractSites(all, sv.variant, infholder.Options{Signature: sv.sig}, f.stages)
 		if err != nil {
 			return err
 		}
@@ -126,7 +140,7 @@ func runEvalSites(w io.Writer, f sitesEvalFlags) error {
 	iv := evaluate.PairedBootstrap(evaluate.Snippets, perPage[evaluate.Template], perPage[evaluate.SinglePage], 1000, 1)
 	fmt.Fprintf(bw, "template - single-page: F1 %+.4f [95%% %+.4f, %+.4f] (paired bootstrap over pages, 1000 rounds)\n", iv.Diff, iv.Low, iv.High)
 	if f.rules != nil {
-		texts, err := evaluate.ExtractSites(all, evaluate.Template, infholder.Options{}, nil)
+		texts, err := evaluate.ExtractSites(all, evaluate.Template, infholder.Options{}, evaluate.Stages{Layout: f.stages.Layout})
 		if err != nil {
 			return err
 		}
@@ -174,7 +188,7 @@ func runEvalSWDE(w io.Writer, f sitesEvalFlags) error {
 		}
 	}
 	for _, sv := range siteVariants() {
-		s, err := evaluate.ScoreSWDE(sites, sv.variant, infholder.Options{Signature: sv.sig}, f.rules, f.keep)
+		s, err := evaluate.ScoreSWDE(sites, sv.variant, infholder.Options{Signature: sv.sig}, f.stages, f.keep)
 		if err != nil {
 			return err
 		}

@@ -258,23 +258,37 @@ func applySiteTemplate(p *extract.Page, site string, opts extract.Options) error
 // subresources fetched), a file or standard input offline (its
 // subresources blocked).
 func renderPage(ctx context.Context, p *extract.Page, arg string, f extractFlags) error {
-	bin, err := render.FindChromium(f.chromium)
-	if err != nil {
-		return err
-	}
-	br, err := render.NewChromium(bin, 1)
-	if err != nil {
-		return err
-	}
-	defer br.Close()
 	var res render.Resources = render.NoResources{}
-	pageURL := "https://winnow.invalid/page.html"
-	if p.URL != nil && (p.URL.Scheme == "http" || p.URL.Scheme == "https") {
-		pageURL = p.URL.String()
-	}
 	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
 		res = render.HTTPResources{Client: &http.Client{Timeout: f.timeout}, UserAgent: userAgent}
 	}
-	_, err = render.Page(ctx, br, p, pageURL, res, render.Options{JS: f.renderJS, Timeout: f.timeout})
-	return err
+	stage, closeFn, err := layoutStage(ctx, f.chromium, 1, res, render.Options{JS: f.renderJS, Timeout: f.timeout})
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	return stage(p)
+}
+
+// layoutStage starts a browser for up to pages renders at a time and
+// returns the layout stage over it (a page without an http(s) URL is
+// served under a placeholder one) and the function that closes it.
+func layoutStage(ctx context.Context, chromium string, pages int, res render.Resources, opts render.Options) (func(*extract.Page) error, func(), error) {
+	bin, err := render.FindChromium(chromium)
+	if err != nil {
+		return nil, nil, err
+	}
+	br, err := render.NewChromium(bin, pages)
+	if err != nil {
+		return nil, nil, err
+	}
+	stage := func(p *extract.Page) error {
+		pageURL := "https://winnow.invalid/page.html"
+		if p.URL != nil && (p.URL.Scheme == "http" || p.URL.Scheme == "https") {
+			pageURL = p.URL.String()
+		}
+		_, err := render.Page(ctx, br, p, pageURL, res, opts)
+		return err
+	}
+	return stage, func() { br.Close() }, nil
 }
