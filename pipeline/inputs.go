@@ -43,6 +43,13 @@ type Input struct {
 // files and folders of them (gzipped or not). fn may keep the Input; it must not
 // keep Body beyond the call unless it copies it (WARC bodies are copied).
 func ReadInputs(paths []string, fn func(Input) error) error {
+	return readInputs(paths, fn, nil)
+}
+
+// readInputs is ReadInputs that also reports, to res when it is not nil,
+// where each subresource of a WARC (a 2xx response that is not a page, or
+// a revisit of one) is stored.
+func readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64)) error {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -52,7 +59,7 @@ func ReadInputs(paths []string, fn func(Input) error) error {
 		case st.IsDir():
 			err = readFolder(p, fn)
 		case strings.HasSuffix(p, ".warc") || strings.HasSuffix(p, ".warc.gz"):
-			err = readWARC(p, fn)
+			err = readWARC(p, fn, res)
 		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.gz") || strings.HasSuffix(p, ".json"):
 			err = readJSONL(p, fn)
 		case htmlFile(p):
@@ -92,7 +99,7 @@ func warcDate(s string) time.Time {
 // revisits are resolved to an earlier payload of the same file when it
 // is there; other types give no record; a malformed record is an error
 // record with its offset.
-func readWARC(path string, fn func(Input) error) error {
+func readWARC(path string, fn func(Input) error, res func(url, path string, offset int64)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -155,6 +162,9 @@ func readWARC(path string, fn func(Input) error) error {
 				}
 				in.Status, in.Err = StatusSkipped, fmt.Sprintf("HTTP %d: %s", resp.StatusCode, resp.Status)
 			case !html:
+				if res != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+					res(in.URL, path, rec.Offset)
+				}
 				continue // CSS, scripts, images: resources, not pages
 			default:
 				in.Body = bytes.Clone(resp.Body)
@@ -183,6 +193,9 @@ func readWARC(path string, fn func(Input) error) error {
 				break
 			}
 			if !e.html {
+				if res != nil {
+					res(in.URL, path, e.offset)
+				}
 				continue // a revisit of a stylesheet or a script
 			}
 			body, ct, err := payloadAt(path, e.offset)

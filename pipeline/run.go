@@ -14,6 +14,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -45,6 +46,10 @@ type Options struct {
 	// Rules are per-site XPath/CSS rules, applied before the template and
 	// density stages (nil for none).
 	Rules *xpathrules.Set
+	// Render, when set, renders every page (after the rules, before the
+	// template) with its subresources from the input WARC files; a page
+	// the browser fails on is an error record.
+	Render *RenderConfig
 }
 
 // Summary counts what a run did.
@@ -86,10 +91,19 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		rec *Record
 	}
 	var st *siteTemplates
+	var res *warcResources
+	if opts.Render != nil {
+		res = newWARCResources()
+	}
 	if !opts.SinglePage {
 		var err error
-		if st, err = learnTemplates(ctx, paths, opts); err != nil {
+		if st, err = learnTemplates(ctx, paths, opts, res); err != nil {
 			return Summary{}, fmt.Errorf("pipeline: pass 1: %w", err)
+		}
+	} else if res != nil {
+		// No pass 1 to index the subresources in: a read of its own.
+		if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add); err != nil {
+			return Summary{}, fmt.Errorf("pipeline: resources: %w", err)
 		}
 	}
 	total := 0
@@ -139,7 +153,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 					tpl = st.templates[group]
 					typical = st.typical
 				}
-				results <- result{j.seq, process(j.in, opts, group, tpl, typical)}
+				results <- result{j.seq, process(ctx, j.in, opts, group, tpl, typical, res)}
 			}
 		})
 	}
@@ -219,7 +233,7 @@ func errorKind(msg string) string {
 // process turns one input into its record, applying the page's site rule
 // and the template of its site group when there are. typical holds each
 // rule's usual content word count, from pass 1.
-func process(in Input, opts Options, group string, tpl *infholder.Template, typical map[*xpathrules.Rule]int) *Record {
+func process(ctx context.Context, in Input, opts Options, group string, tpl *infholder.Template, typical map[*xpathrules.Rule]int, res *warcResources) *Record {
 	if in.Status != "" {
 		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra}
 		if !in.FetchedAt.IsZero() {
@@ -240,6 +254,17 @@ func process(in Input, opts Options, group string, tpl *infholder.Template, typi
 	var ro xpathrules.Outcome
 	if rule := opts.Rules.Match(p.URL); rule != nil {
 		ro = rule.Apply(p, typical[rule])
+	}
+	if opts.Render != nil && p.URL != nil {
+		l, err := render.Page(ctx, opts.Render.Browser, p, p.URL.String(), res, opts.Render.Options)
+		if err != nil {
+			r := ErrorRecord(in.URL, in.Source, err)
+			r.Score, r.Extra = in.Score, in.Extra
+			return r
+		}
+		if opts.Render.Log != nil {
+			opts.Render.Log(p.URL.String(), l.Requests)
+		}
 	}
 	if tpl != nil {
 		tpl.Apply(p, opts.Template)

@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -167,6 +169,18 @@ func TestRunTemplates(t *testing.T) {
 // links to "Time Zone Database", the title of a page.
 func TestRunIANANavigation(t *testing.T) {
 	path := filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz")
+	nav := ianaNavigation(t, path)
+	recs, _, sum := runRecords(t, []string{path}, 2)
+	if sum.OK != 16 {
+		t.Fatalf("summary %+v", sum)
+	}
+	checkNoNavigation(t, recs, nav)
+}
+
+// ianaNavigation is the text of every link in a header or footer of the
+// iana pages.
+func ianaNavigation(t *testing.T, path string) map[string]bool {
+	t.Helper()
 	nav := map[string]bool{}
 	err := ReadInputs([]string{path}, func(in Input) error {
 		if in.Status != "" {
@@ -199,10 +213,13 @@ func TestRunIANANavigation(t *testing.T) {
 	if len(nav) < 20 {
 		t.Fatalf("only %d navigation texts found: %v", len(nav), nav)
 	}
-	recs, _, sum := runRecords(t, []string{path}, 2)
-	if sum.OK != 16 {
-		t.Fatalf("summary %+v", sum)
-	}
+	return nav
+}
+
+// checkNoNavigation fails when an ok record has two navigation lines in
+// a row.
+func checkNoNavigation(t *testing.T, recs []map[string]any, nav map[string]bool) {
+	t.Helper()
 	for _, r := range recs {
 		if r["status"] != "ok" {
 			continue
@@ -322,4 +339,49 @@ func TestRunRules(t *testing.T) {
 	if !strings.Contains(sum.Describe(), "rule bbc story: 12 pages, 2 broken") {
 		t.Errorf("summary: %s", sum.Describe())
 	}
+}
+
+// TestRunRenderIANA renders the iana crawl from its WARC: each page gets
+// its stylesheets from the WARC (served), every other request is blocked
+// and logged, the 16 pages are ok records, and none of them keeps the
+// site's navigation.
+func TestRunRenderIANA(t *testing.T) {
+	path := filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz")
+	bin, err := render.FindChromium("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := render.NewChromium(bin, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	var mu sync.Mutex
+	logs := map[string][]render.Request{}
+	cfg := &RenderConfig{Browser: br, Log: func(u string, reqs []render.Request) {
+		mu.Lock()
+		logs[u] = reqs
+		mu.Unlock()
+	}}
+	recs, _, sum := runRecordsWith(t, []string{path}, Options{Workers: 2, Render: cfg})
+	if sum.OK != 16 || len(logs) != 16 {
+		t.Fatalf("%d ok records, %d pages rendered; summary %+v", sum.OK, len(logs), sum)
+	}
+	css := 0
+	for u, reqs := range logs {
+		for _, r := range reqs {
+			switch {
+			case r.Served && r.Why == "resource" && strings.Contains(r.URL, ".css"):
+				css++
+			case r.Served && r.Why != "document":
+			case !r.Served && !strings.HasPrefix(r.Why, "blocked"):
+				t.Errorf("%s: request %+v neither served nor blocked", u, r)
+			}
+		}
+	}
+	if css < 16 {
+		t.Errorf("%d stylesheets served from the WARC for 16 pages", css)
+	}
+	t.Logf("%d stylesheets served from the WARC", css)
+	checkNoNavigation(t, recs, ianaNavigation(t, path))
 }

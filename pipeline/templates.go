@@ -31,7 +31,7 @@ type siteTemplates struct {
 // (infholder.GroupKeys), and learns each group's template from at most
 // samplesPerGroup of its sampled pages. Memory is bounded by the samples,
 // not by the input.
-func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTemplates, error) {
+func learnTemplates(ctx context.Context, paths []string, opts Options, res *warcResources) (*siteTemplates, error) {
 	perGroup := opts.SamplesPerGroup
 	if perGroup <= 0 {
 		perGroup = DefaultSamplesPerGroup
@@ -83,7 +83,11 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 			}
 		})
 	}
-	err := ReadInputs(paths, func(in Input) error {
+	var onResource func(url, path string, offset int64)
+	if res != nil {
+		onResource = res.add
+	}
+	err := readInputs(paths, func(in Input) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -109,7 +113,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options) (*siteTem
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	})
+	}, onResource)
 	close(jobs)
 	wg.Wait()
 	if err != nil {

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
@@ -16,6 +19,7 @@ import (
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/render"
 )
 
 type runFlags struct {
@@ -31,6 +35,10 @@ type runFlags struct {
 	resume       bool
 	signature    string
 	rules        string
+	render       bool
+	renderJS     bool
+	renderLog    string
+	chromium     string
 	dedupFlags   dedupFlags
 }
 
@@ -81,6 +89,10 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted run after the last complete record of --out (same inputs and options)")
 	fl.StringVar(&f.signature, "template-signature", "content", "what site templates compare: content (tags and text), tags, tags+size or tags+kind (seed 000's style-inbreeding variants; content measures best, see winnow eval sites)")
 	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates: load them, relearn those that no longer fit, save new ones")
+	fl.BoolVar(&f.render, "render", false, "render every page in headless Chromium, offline, with its stylesheets, images and fonts from the input WARC files, and use its layout (hidden, fixed and off-screen blocks)")
+	fl.BoolVar(&f.renderJS, "render-js", false, "with --render: run the pages' scripts")
+	fl.StringVar(&f.renderLog, "render-log", "", "with --render: write every page's requests, served from the WARC or blocked, as JSON lines to this file")
+	fl.StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary (default: $WINNOW_CHROMIUM, else chromium on PATH)")
 	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them (see winnow rules)")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
 	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
@@ -157,6 +169,14 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
 		Rules:           rules,
+	}
+	if f.render {
+		cfg, closeFn, err := renderConfig(f)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		opts.Render = cfg
 	}
 	finishProgress := func() {}
 	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
@@ -265,4 +285,46 @@ func spoolStdin() (string, error) {
 		return "", fmt.Errorf("spool standard input: %w", err)
 	}
 	return fh.Name(), fh.Close()
+}
+
+// renderConfig starts the browser for run --render (a tab per worker) and
+// opens the request log; the returned function closes both.
+func renderConfig(f runFlags) (*pipeline.RenderConfig, func(), error) {
+	bin, err := render.FindChromium(f.chromium)
+	if err != nil {
+		return nil, nil, err
+	}
+	workers := f.workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	br, err := render.NewChromium(bin, workers)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := &pipeline.RenderConfig{Browser: br, Options: render.Options{JS: f.renderJS}}
+	closeFn := func() { br.Close() }
+	if f.renderLog != "" {
+		fh, err := os.Create(f.renderLog)
+		if err != nil {
+			br.Close()
+			return nil, nil, err
+		}
+		var mu sync.Mutex
+		enc := json.NewEncoder(fh)
+		enc.SetEscapeHTML(false)
+		cfg.Log = func(u string, reqs []render.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			enc.Encode(struct {
+				URL      string           `json:"url"`
+				Requests []render.Request `json:"requests"`
+			}{u, reqs})
+		}
+		closeFn = func() {
+			br.Close()
+			fh.Close()
+		}
+	}
+	return cfg, closeFn, nil
 }
