@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
@@ -251,7 +250,10 @@ func renderPage(ctx context.Context, b *rod.Browser, pageURL string, doc []byte,
 		}
 		u := pu.String()
 		mu.Lock()
-		isDoc := !docServed && sameDoc(u, pageURL)
+		// The page's own document is the first document the tab asks
+		// for, whatever the browser made of its URL (escaping, an
+		// https upgrade): iframes are asked for only after it.
+		isDoc := !docServed && h.Request.Type() == proto.NetworkResourceTypeDocument
 		docServed = docServed || isDoc
 		mu.Unlock()
 		switch {
@@ -280,6 +282,7 @@ func renderPage(ctx context.Context, b *rod.Browser, pageURL string, doc []byte,
 	}
 	go router.Run()
 	defer router.Stop()
+	page = page.Context(ctx)
 	wait := page.WaitEvent(&proto.PageLoadEventFired{})
 	if err := page.Navigate(pageURL); err != nil {
 		return nil, err
@@ -313,13 +316,6 @@ func renderPage(ctx context.Context, b *rod.Browser, pageURL string, doc []byte,
 	l.Requests = append([]Request(nil), requests...)
 	mu.Unlock()
 	return l, nil
-}
-
-// sameDoc compares a requested URL with the page URL, fragment aside.
-func sameDoc(a, b string) bool {
-	a, _, _ = strings.Cut(a, "#")
-	b, _, _ = strings.Cut(b, "#")
-	return a == b || strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
 }
 
 // geometryJS reads every tagged element's box, display, visibility, font

@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -247,5 +249,55 @@ func BenchmarkRender(b *testing.B) {
 		if _, err := browser.Render(context.Background(), p.URL.String(), raw, NoResources{}, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// slowResources never answers within the test.
+type slowResources struct{ release chan struct{} }
+
+func (s slowResources) Resource(string) ([]byte, string, bool) {
+	<-s.release
+	return nil, "", false
+}
+
+// TestHungAndCrashedBrowser: a page that never finishes loading fails
+// within its time budget and the next page renders; a browser killed
+// under the renderer makes one page fail, is started again, and the next
+// page renders.
+func TestHungAndCrashedBrowser(t *testing.T) {
+	bin, err := FindChromium("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := NewChromium(bin, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	raw, _, _ := Serialize(parse(t, `<html><body><p>Text</p><img src="https://site.test/slow.png"></body></html>`))
+	res := slowResources{make(chan struct{})}
+	defer close(res.release)
+	start := time.Now()
+	if _, err := br.Render(context.Background(), "https://site.test/", raw, res, Options{Timeout: 2 * time.Second}); err == nil {
+		t.Error("a page that never loads rendered")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the hung page took %v", d)
+	}
+	plain, _, _ := Serialize(parse(t, `<html><body><p>Text</p></body></html>`))
+	if _, err := br.Render(context.Background(), "https://site.test/b", plain, NoResources{}, Options{}); err != nil {
+		t.Fatalf("after a hung page: %v", err)
+	}
+	pid := br.PID()
+	syscall.Kill(-pid, syscall.SIGKILL)
+	time.Sleep(300 * time.Millisecond)
+	if _, err := br.Render(context.Background(), "https://site.test/c", plain, NoResources{}, Options{Timeout: 5 * time.Second}); err == nil {
+		t.Error("a page rendered on a killed browser")
+	}
+	if _, err := br.Render(context.Background(), "https://site.test/d", plain, NoResources{}, Options{}); err != nil {
+		t.Fatalf("after a crash: %v", err)
+	}
+	if br.PID() == pid || br.PID() == 0 {
+		t.Errorf("browser pid %d after a restart (was %d)", br.PID(), pid)
 	}
 }
