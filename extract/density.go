@@ -202,6 +202,11 @@ func newClassifier(p *Page) *classifier {
 		if b.Label == Boilerplate && c.w[i] > 0 {
 			c.w[i] = 0 // an earlier stage (a rule, the site template) removed it
 		}
+		if offColumn(b) {
+			// The layout stage saw it beside the main column (a sidebar):
+			// it counts for half when the article region is grown.
+			c.w[i] /= 2
+		}
 		for n := b.Node; n != nil; n = n.Parent {
 			sp, ok := c.span[n]
 			if !ok {
@@ -978,6 +983,17 @@ func isHeadingAtom(a atom.Atom) bool {
 	switch a {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		return true
+	}
+	return false
+}
+
+// offColumn reports whether the layout stage placed the block outside the
+// page's main column.
+func offColumn(b *Block) bool {
+	for _, r := range b.Reasons {
+		if r.Stage == "render" && strings.HasPrefix(r.Rule, "off-column") {
+			return true
+		}
 	}
 	return false
 }
