@@ -202,9 +202,10 @@ func newClassifier(p *Page) *classifier {
 		if b.Label == Boilerplate && c.w[i] > 0 {
 			c.w[i] = 0 // an earlier stage (a rule, the site template) removed it
 		}
-		if offColumn(b) {
-			// The layout stage saw it beside the main column (a sidebar):
-			// it counts for half when the article region is grown.
+		if layoutAside(b) {
+			// The layout stage saw it beside the main column (a sidebar)
+			// or in fine print: it counts for half when the article
+			// region is grown.
 			c.w[i] /= 2
 		}
 		for n := b.Node; n != nil; n = n.Parent {
@@ -987,11 +988,11 @@ func isHeadingAtom(a atom.Atom) bool {
 	return false
 }
 
-// offColumn reports whether the layout stage placed the block outside the
-// page's main column.
-func offColumn(b *Block) bool {
+// layoutAside reports whether the layout stage placed the block outside
+// the page's main column or set it in fine print.
+func layoutAside(b *Block) bool {
 	for _, r := range b.Reasons {
-		if r.Stage == "render" && strings.HasPrefix(r.Rule, "off-column") {
+		if r.Stage == "render" && (strings.HasPrefix(r.Rule, "off-column") || strings.HasPrefix(r.Rule, "small-font")) {
 			return true
 		}
 	}

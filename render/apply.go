@@ -65,6 +65,7 @@ func (l *Layout) Column(p *extract.Page, ids map[*html.Node]int) (x0, x1 float64
 // main column and its font size; those carry no score.
 func Apply(p *extract.Page, l *Layout, ids map[*html.Node]int) {
 	x0, x1 := l.Column(p, ids)
+	body := l.bodyFont(p, ids, x0, x1)
 	for _, b := range p.Blocks {
 		box, ok := l.Boxes[ids[b.Node]]
 		if !ok {
@@ -87,7 +88,33 @@ func Apply(p *extract.Page, l *Layout, ids map[*html.Node]int) {
 			where = "off-column"
 		}
 		b.Vote(Stage, fmt.Sprintf("%s x=%.0f w=%.0f font=%.0fpx", where, box.X, box.W, box.FontSize), 0)
+		if body > 0 && box.FontSize > 0 && box.FontSize < smallFont*body {
+			b.Vote(Stage, fmt.Sprintf("small-font %.0fpx against %.0fpx", box.FontSize, body), 0)
+		}
 	}
+}
+
+// smallFont: text set below this share of the main column's usual size
+// is fine print (a footer, a credit line, a legal notice).
+const smallFont = 0.8
+
+// bodyFont is the font size of most of the words in the main column.
+func (l *Layout) bodyFont(p *extract.Page, ids map[*html.Node]int, x0, x1 float64) float64 {
+	words := map[float64]int{}
+	for _, b := range p.Blocks {
+		box, ok := l.Boxes[ids[b.Node]]
+		if !ok || l.Hidden(box) != "" || box.X+box.W/2 < x0 || box.X+box.W/2 > x1 {
+			continue
+		}
+		words[box.FontSize] += b.Words
+	}
+	best, most := 0.0, 0
+	for f, w := range words {
+		if w > most || w == most && f > best {
+			best, most = f, w
+		}
+	}
+	return best
 }
 
 // fixedAncestor reports whether n or an ancestor is fixed or sticky.

@@ -110,3 +110,39 @@ func browserProcesses(dir string) int {
 	}
 	return n
 }
+
+// TestRunRenderSignal: winnow run --render over a WARC, stopped by SIGTERM
+// while it renders, exits and leaves no browser process behind.
+func TestRunRenderSignal(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "crawl.warc")
+	bigWARC(t, in, 400)
+	tmp := t.TempDir()
+	cmd := exec.Command(os.Args[0], "run", in, "--out", filepath.Join(dir, "out.jsonl"), "--render", "--single-page")
+	cmd.Env = append(os.Environ(), "WINNOW_MAIN=1", "TMPDIR="+tmp)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for browserProcesses(tmp) == 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if browserProcesses(tmp) == 0 {
+		cmd.Process.Kill()
+		t.Fatal("no browser process started")
+	}
+	time.Sleep(time.Second) // some pages rendered
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("winnow run did not exit")
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := browserProcesses(tmp); n != 0 {
+		t.Errorf("%d browser processes left", n)
+	}
+}
