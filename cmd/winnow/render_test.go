@@ -40,6 +40,10 @@ func TestExtractRender(t *testing.T) {
 			t.Errorf("--render lost %q", want)
 		}
 	}
+	debug, _ := run(t, "extract", page, "--render", "--format", "html")
+	if !strings.Contains(debug, "render: hidden:display-none (-1.00)") || !strings.Contains(debug, "render: in-column") {
+		t.Error("the html debug view does not show the layout reasons")
+	}
 	js, _ := run(t, "extract", page, "--render", "--format", "json")
 	for _, r := range []string{"hidden:display-none", "hidden:visibility-hidden", "hidden:off-screen", `"rule":"fixed"`, "in-column"} {
 		if !strings.Contains(js, r) {
