@@ -43,13 +43,14 @@ type Input struct {
 // files and folders of them (gzipped or not). fn may keep the Input; it must not
 // keep Body beyond the call unless it copies it (WARC bodies are copied).
 func ReadInputs(paths []string, fn func(Input) error) error {
-	return readInputs(paths, fn, nil)
+	return readInputs(paths, fn, nil, 1)
 }
 
 // readInputs is ReadInputs that also reports, to res when it is not nil,
 // where each subresource of a WARC (a 2xx response that is not a page, or
-// a revisit of one) is stored.
-func readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64)) error {
+// a revisit of one) is stored, and reads the files of a folder on up to
+// readers goroutines.
+func readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64), readers int) error {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -57,7 +58,7 @@ func readInputs(paths []string, fn func(Input) error, res func(url, path string,
 		}
 		switch {
 		case st.IsDir():
-			err = readFolder(p, fn)
+			err = readFolder(p, fn, readers)
 		case strings.HasSuffix(p, ".warc") || strings.HasSuffix(p, ".warc.gz"):
 			err = readWARC(p, fn, res)
 		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.gz") || strings.HasSuffix(p, ".json"):
@@ -318,7 +319,7 @@ var (
 // readFolder reads .html and .htm files (gzipped or not) under dir in
 // lexical order. The URL comes from a first-line <text id="URL"> wrapper,
 // <base href>, <link rel=canonical>, or else the file path.
-func readFolder(dir string, fn func(Input) error) error {
+func readFolder(dir string, fn func(Input) error, readers int) error {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -333,8 +334,42 @@ func readFolder(dir string, fn func(Input) error) error {
 		return err
 	}
 	sort.Strings(files)
-	for _, p := range files {
-		if err := fn(readPage(dir, p)); err != nil {
+	if readers <= 1 {
+		for _, p := range files {
+			if err := fn(readPage(dir, p)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Files are read and decompressed on several goroutines and handed
+	// to fn in path order.
+	order := make(chan chan Input, 2*readers)
+	sem := make(chan struct{}, readers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(order)
+		for _, p := range files {
+			ch := make(chan Input, 1)
+			select {
+			case sem <- struct{}{}:
+			case <-stop:
+				return
+			}
+			go func() {
+				ch <- readPage(dir, p)
+				<-sem
+			}()
+			select {
+			case order <- ch:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for ch := range order {
+		if err := fn(<-ch); err != nil {
 			return err
 		}
 	}

@@ -102,7 +102,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		}
 	} else if res != nil {
 		// No pass 1 to index the subresources in: a read of its own.
-		if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add); err != nil {
+		if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers); err != nil {
 			return Summary{}, fmt.Errorf("pipeline: resources: %w", err)
 		}
 	}
@@ -122,7 +122,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	go func() {
 		defer close(jobs)
 		seq := 0
-		readErr = ReadInputs(paths, func(in Input) error {
+		readErr = readInputs(paths, func(in Input) error {
 			if seq < opts.Skip {
 				seq++
 				return nil
@@ -139,7 +139,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			}
 			seq++
 			return nil
-		})
+		}, nil, workers)
 	}()
 	var wg sync.WaitGroup
 	for range workers {

@@ -14,6 +14,10 @@ import (
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
+// maxFirstBytes caps the bodies of sites' first pages kept in pass 1
+// until a second page of the site arrives.
+const maxFirstBytes = 64 << 20
+
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
 
@@ -83,6 +87,20 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 			}
 		})
 	}
+	send := func(j job) error {
+		select {
+		case jobs <- j:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	// Saved templates apply to a site's single page too, so with a
+	// templates folder every sampled page is parsed.
+	defer1 := opts.TemplatesDir == ""
+	first := map[string]*job{}
+	var firstOrder []string
+	firstBytes := 0
 	var onResource func(url, path string, offset int64)
 	if res != nil {
 		onResource = res.add
@@ -107,13 +125,43 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		eo := opts.Extract
 		eo.URL, _ = url.Parse(in.URL)
 		eo.ContentType = in.ContentType
-		select {
-		case jobs <- job{idx, bytes.Clone(in.Body), eo}:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
+		j := job{idx, bytes.Clone(in.Body), eo}
+		if !defer1 {
+			return send(j)
 		}
-	}, onResource)
+		// A site's first page waits for its second: a site of one page
+		// forms no group and learns no template, so its page need not be
+		// parsed at all (a crawl of many small sites, a test set of one
+		// page per site). The waiting bodies are capped; past the cap
+		// the oldest are parsed after all.
+		switch hostCount[host] {
+		case 1:
+			first[host] = &j
+			firstOrder = append(firstOrder, host)
+			firstBytes += len(j.body)
+			for firstBytes > maxFirstBytes && len(firstOrder) > 0 {
+				h := firstOrder[0]
+				firstOrder = firstOrder[1:]
+				if p := first[h]; p != nil {
+					delete(first, h)
+					firstBytes -= len(p.body)
+					if err := send(*p); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		case 2:
+			if p := first[host]; p != nil {
+				delete(first, host)
+				firstBytes -= len(p.body)
+				if err := send(*p); err != nil {
+					return err
+				}
+			}
+		}
+		return send(j)
+	}, onResource, opts.workers())
 	close(jobs)
 	wg.Wait()
 	if err != nil {
