@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,8 +88,10 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		in  Input
 	}
 	type result struct {
-		seq int
-		rec *Record
+		seq  int
+		rec  *Record
+		line []byte // the record encoded, on the worker
+		err  error
 	}
 	var st *siteTemplates
 	var res *warcResources
@@ -153,7 +156,10 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 					tpl = st.templates[group]
 					typical = st.typical
 				}
-				results <- result{j.seq, process(ctx, j.in, opts, group, tpl, typical, res)}
+				rec := process(ctx, j.in, opts, group, tpl, typical, res)
+				var buf bytes.Buffer
+				err := WriteRecord(&buf, rec)
+				results <- result{j.seq, rec, buf.Bytes(), err}
 			}
 		})
 	}
@@ -161,23 +167,26 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 
 	sum := Summary{Kinds: map[string]int{}}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	pending := map[int]*Record{}
+	pending := map[int]result{}
 	next := opts.Skip
 	var writeErr error
 	for r := range results {
-		pending[r.seq] = r.rec
-		for rec, ok := pending[next]; ok; rec, ok = pending[next] {
+		pending[r.seq] = r
+		for pr, ok := pending[next]; ok; pr, ok = pending[next] {
 			delete(pending, next)
 			next++
 			<-tokens
 			if writeErr != nil {
 				continue // drain
 			}
-			if writeErr = WriteRecord(bw, rec); writeErr != nil {
+			if writeErr = pr.err; writeErr == nil {
+				_, writeErr = bw.Write(pr.line)
+			}
+			if writeErr != nil {
 				cancel()
 				continue
 			}
-			sum.count(rec)
+			sum.count(pr.rec)
 			if opts.Progress != nil {
 				opts.Progress(opts.Skip+sum.Written, total)
 			}
