@@ -274,20 +274,29 @@ func NewSigner(m Method, norm *Normalizer, st *TermStats) *Signer {
 }
 
 // Sign returns a text's signatures: none, one, or (Lex Rand) up to ten.
-func (s *Signer) Sign(text string) []uint64 {
+func (s *Signer) Sign(text string) []uint64 { return s.sign(text, nil) }
+
+// sign is Sign with the text's tokens when the caller has them already.
+func (s *Signer) sign(text string, toks []string) []uint64 {
+	tokens := func() []string {
+		if toks == nil {
+			toks = s.norm.Tokens(text)
+		}
+		return toks
+	}
 	var sig uint64
 	var ok bool
 	switch s.method {
 	case MethodMD5:
-		sig, ok = SignMD5(s.norm.Tokens(text))
+		sig, ok = SignMD5(tokens())
 	case MethodTFIDF:
-		sig, ok = SignTFIDF(s.norm.Tokens(text), s.stats, SignatureTerms)
+		sig, ok = SignTFIDF(tokens(), s.stats, SignatureTerms)
 	case MethodLongSent:
 		sig, ok = SignLongSent(s.norm.SentenceTokens(text), SignatureSentences)
 	case MethodHeavySent:
 		sig, ok = SignHeavySent(s.norm.SentenceTokens(text), s.stats, SignatureSentences)
 	case MethodLexRand:
-		return s.lr.Sign(s.norm.Tokens(text))
+		return s.lr.Sign(tokens())
 	}
 	if ok {
 		return []uint64{sig}
@@ -304,15 +313,22 @@ func SignCollection(m Method, texts []string, norm *Normalizer) [][]uint64 {
 		return sigs
 	}
 	var st *TermStats
+	var toks [][]string
 	if m.NeedsStats() {
 		st = &TermStats{DF: map[string]int{}}
-		for _, t := range texts {
-			st.Add(norm.Tokens(t))
+		toks = make([][]string, len(texts))
+		for i, t := range texts {
+			toks[i] = norm.Tokens(t)
+			st.Add(toks[i])
 		}
 	}
 	s := NewSigner(m, norm, st)
 	for i, t := range texts {
-		sigs[i] = s.Sign(t)
+		if toks != nil {
+			sigs[i] = s.sign(t, toks[i])
+		} else {
+			sigs[i] = s.Sign(t)
+		}
 	}
 	return sigs
 }

@@ -26,19 +26,7 @@ func Containment(a, b []Feature) float64 {
 // seed 002 compares texts.
 func Cosine(a, b []Feature) float64 {
 	var dot, na, nb float64
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i].Hash < b[j].Hash:
-			i++
-		case a[i].Hash > b[j].Hash:
-			j++
-		default:
-			dot += a[i].Weight * b[j].Weight
-			i++
-			j++
-		}
-	}
+	eachCommon(a, b, func(x, y Feature) { dot += x.Weight * y.Weight })
 	for _, f := range a {
 		na += f.Weight * f.Weight
 	}
@@ -52,7 +40,14 @@ func Cosine(a, b []Feature) float64 {
 }
 
 func intersect(a, b []Feature) int {
-	n, i, j := 0, 0, 0
+	n := 0
+	eachCommon(a, b, func(Feature, Feature) { n++ })
+	return n
+}
+
+// eachCommon calls fn for each hash the two sorted feature lists share.
+func eachCommon(a, b []Feature, fn func(x, y Feature)) {
+	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch {
 		case a[i].Hash < b[j].Hash:
@@ -60,10 +55,9 @@ func intersect(a, b []Feature) int {
 		case a[i].Hash > b[j].Hash:
 			j++
 		default:
-			n++
+			fn(a[i], b[j])
 			i++
 			j++
 		}
 	}
-	return n
 }

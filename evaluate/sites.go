@@ -195,15 +195,17 @@ func ApplyRules(rules *xpathrules.Set, pages []*extract.Page) []xpathrules.Outco
 	if rules == nil {
 		return out
 	}
+	matched := make([]*xpathrules.Rule, len(pages))
 	words := map[*xpathrules.Rule][]int{}
-	for _, p := range pages {
+	for i, p := range pages {
 		if r := rules.Match(p.URL); r != nil {
+			matched[i] = r
 			words[r] = append(words[r], r.ContentWords(p))
 		}
 	}
-	for i, p := range pages {
-		if r := rules.Match(p.URL); r != nil {
-			out[i] = r.Apply(p, xpathrules.Typical(words[r]))
+	for i, r := range matched {
+		if r != nil {
+			out[i] = r.Apply(pages[i], xpathrules.Typical(words[r]))
 		}
 	}
 	return out

@@ -202,11 +202,8 @@ func newClassifier(p *Page) *classifier {
 		if b.Label == Boilerplate && c.w[i] > 0 {
 			c.w[i] = 0 // an earlier stage (a rule, the site template) removed it
 		}
-		if layoutAside(b) {
-			// The layout stage saw it beside the main column (a sidebar)
-			// or in fine print: it counts for half when the article
-			// region is grown.
-			c.w[i] /= 2
+		if b.Aside {
+			c.w[i] /= 2 // beside the main column or in fine print
 		}
 		for n := b.Node; n != nil; n = n.Parent {
 			sp, ok := c.span[n]
@@ -984,17 +981,6 @@ func isHeadingAtom(a atom.Atom) bool {
 	switch a {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		return true
-	}
-	return false
-}
-
-// layoutAside reports whether the layout stage placed the block outside
-// the page's main column or set it in fine print.
-func layoutAside(b *Block) bool {
-	for _, r := range b.Reasons {
-		if r.Stage == "render" && (strings.HasPrefix(r.Rule, "off-column") || strings.HasPrefix(r.Rule, "small-font")) {
-			return true
-		}
 	}
 	return false
 }

@@ -83,6 +83,10 @@ type Block struct {
 	// Firm marks a label no later stage may change: a site rule's verdict
 	// (DESIGN.md: rules.drop > rules.keep > the other stages).
 	Firm bool `json:"firm,omitempty"`
+	// Aside marks a block a layout stage saw beside the main column or in
+	// fine print: it weighs half when the density stage grows the article
+	// region.
+	Aside bool `json:"-"`
 
 	// Features filled by segmentation and used by the density classifier.
 	hint     int // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like

@@ -62,7 +62,8 @@ func (l *Layout) Column(p *extract.Page, ids map[*html.Node]int) (x0, x1 float64
 // fixed to the window (a fixed or sticky bar or sidebar) becomes
 // boilerplate (render.hidden comes before the template and the density
 // classifier). Every block gets a reason with its position relative to the
-// main column and its font size; those carry no score.
+// main column and its font size; a block off the column or in fine print
+// is marked Aside, and weighs half in the density classifier.
 func Apply(p *extract.Page, l *Layout, ids map[*html.Node]int) {
 	x0, x1 := l.Column(p, ids)
 	body := l.bodyFont(p, ids, x0, x1)
@@ -86,9 +87,11 @@ func Apply(p *extract.Page, l *Layout, ids map[*html.Node]int) {
 		where := "in-column"
 		if c := box.X + box.W/2; c < x0 || c > x1 {
 			where = "off-column"
+			b.Aside = true
 		}
 		b.Vote(Stage, fmt.Sprintf("%s x=%.0f w=%.0f font=%.0fpx", where, box.X, box.W, box.FontSize), 0)
 		if body > 0 && box.FontSize > 0 && box.FontSize < smallFont*body {
+			b.Aside = true
 			b.Vote(Stage, fmt.Sprintf("small-font %.0fpx against %.0fpx", box.FontSize, body), 0)
 		}
 	}

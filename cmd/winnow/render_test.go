@@ -85,19 +85,7 @@ func TestRenderSignals(t *testing.T) {
 		if n := browserProcesses(tmp); n == 0 {
 			t.Fatalf("%v: no browser process found while rendering", sig)
 		}
-		cmd.Process.Signal(sig)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("%v: winnow did not exit", sig)
-		}
-		time.Sleep(500 * time.Millisecond)
-		if n := browserProcesses(tmp); n != 0 {
-			t.Errorf("%v: %d browser processes left", sig, n)
-		}
+		signalAndCheck(t, cmd, sig, tmp)
 	}
 }
 
@@ -136,17 +124,24 @@ func TestRunRenderSignal(t *testing.T) {
 		t.Fatal("no browser process started")
 	}
 	time.Sleep(time.Second) // some pages rendered
-	cmd.Process.Signal(syscall.SIGTERM)
+	signalAndCheck(t, cmd, syscall.SIGTERM, tmp)
+}
+
+// signalAndCheck sends sig to a running winnow, waits for it to exit, and
+// fails when a browser process with tmp in its command line is left.
+func signalAndCheck(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, tmp string) {
+	t.Helper()
+	cmd.Process.Signal(sig)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("winnow run did not exit")
+		t.Fatalf("%v: winnow did not exit", sig)
 	}
 	time.Sleep(500 * time.Millisecond)
 	if n := browserProcesses(tmp); n != 0 {
-		t.Errorf("%d browser processes left", n)
+		t.Errorf("%v: %d browser processes left", sig, n)
 	}
 }

@@ -190,32 +190,30 @@ median content length, against which a page's content is judged broken.`,
 func runRulesSuggest(inputs []string, out string, perSite int, stdout, stderr io.Writer) error {
 	var pages []*extract.Page
 	perHost := map[string]int{}
-	for _, in := range inputs {
-		err := pipeline.ReadInputs([]string{in}, func(in pipeline.Input) error {
-			if in.Status != "" {
-				return nil
-			}
-			u, err := url.Parse(in.URL)
-			if err != nil || u.Hostname() == "" {
-				fmt.Fprintf(stderr, "%s: no site URL; left out\n", in.Source)
-				return nil
-			}
-			host := pipeline.Site(u.Hostname())
-			if perHost[host] >= perSite {
-				return nil
-			}
-			p, err := extract.Parse(in.Body, extract.Options{URL: u, ContentType: in.ContentType})
-			if err != nil {
-				fmt.Fprintf(stderr, "%s: %v; left out\n", in.Source, err)
-				return nil
-			}
-			perHost[host]++
-			pages = append(pages, p)
+	err := pipeline.ReadInputs(inputs, func(in pipeline.Input) error {
+		if in.Status != "" {
 			return nil
-		})
-		if err != nil {
-			return err
 		}
+		u, err := url.Parse(in.URL)
+		if err != nil || u.Hostname() == "" {
+			fmt.Fprintf(stderr, "%s: no site URL; left out\n", in.Source)
+			return nil
+		}
+		host := pipeline.Site(u.Hostname())
+		if perHost[host] >= perSite {
+			return nil
+		}
+		p, err := extract.Parse(in.Body, extract.Options{URL: u, ContentType: in.ContentType})
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v; left out\n", in.Source, err)
+			return nil
+		}
+		perHost[host]++
+		pages = append(pages, p)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	var rules []*xpathrules.Rule
 	comments := map[*xpathrules.Rule]string{}
