@@ -59,7 +59,7 @@ func Decode(b []byte, contentType string) (Decoded, error) {
 // character cut in half by a "..." truncation) carry no text. Valid UTF-8
 // input is returned unchanged.
 func (d Decoded) dropInvalid() Decoded {
-	if d.Charset != "utf-8" && d.Text != nil {
+	if d.Charset != "utf-8" && bytes.Contains(d.Text, []byte("\uFFFD")) {
 		d.Text = bytes.ReplaceAll(d.Text, []byte("\uFFFD"), nil)
 	}
 	return d

@@ -3,15 +3,16 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/gzip"
 	"io"
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,8 +41,8 @@ type Input struct {
 
 // ReadInputs calls fn for every page of every path, in order: WARC files
 // (.warc, .warc.gz), JSONL files (.jsonl, .jsonl.gz, .json), .html/.htm
-// files and folders of them (gzipped or not). fn may keep the Input; it must not
-// keep Body beyond the call unless it copies it (WARC bodies are copied).
+// files and folders of them (gzipped or not). fn may keep the Input, Body
+// included: every Body is a buffer of its own.
 func ReadInputs(paths []string, fn func(Input) error) error {
 	return readInputs(paths, fn, nil, 1)
 }
@@ -386,7 +387,7 @@ func htmlFile(name string) bool {
 // readPage reads one page file; source is its path relative to dir.
 func readPage(dir, p string) Input {
 	rel, _ := filepath.Rel(dir, p)
-	in := Input{Source: filepath.ToSlash(rel), URL: "file://" + filepath.ToSlash(p)}
+	in := Input{Source: filepath.ToSlash(rel), URL: fileURL(p)}
 	b, err := os.ReadFile(p)
 	if err == nil && strings.HasSuffix(p, ".gz") {
 		b, err = gunzip(b)
@@ -425,14 +426,26 @@ func gunzip(b []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// pageURL finds a page's own URL in its head: <base href> first, then
-// <link rel=canonical>. A case-blind scan for the tag names comes first:
-// most pages have neither, and the expressions are slow to fail.
+// fileURL is the file: URL of a path, made absolute: a page with no URL
+// of its own has no site, and stands alone in grouping.
+func fileURL(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+// pageURL finds a page's own absolute URL in its head: <base href> first,
+// then <link rel=canonical>. Relative ones (<base href="/">) name no site
+// and are ignored. A case-blind scan for the tag names comes first: most
+// pages have neither, and the expressions are slow to fail.
 func pageURL(b []byte) string {
 	head := b[:min(len(b), 64<<10)]
 	if ascii.IndexFold(head, "<base") >= 0 {
 		if m := baseHref.FindSubmatch(head); m != nil {
-			return string(m[1])
+			if u := absoluteURL(m[1]); u != "" {
+				return u
+			}
 		}
 	}
 	if ascii.IndexFold(head, "canonical") < 0 {
@@ -440,8 +453,16 @@ func pageURL(b []byte) string {
 	}
 	if tag := canonical.Find(head); tag != nil {
 		if m := hrefAttr.FindSubmatch(tag); m != nil {
-			return string(m[1])
+			return absoluteURL(m[1])
 		}
+	}
+	return ""
+}
+
+// absoluteURL returns s when it is an absolute URL with a host, else "".
+func absoluteURL(s []byte) string {
+	if u, err := url.Parse(string(s)); err == nil && u.IsAbs() && u.Host != "" {
+		return string(s)
 	}
 	return ""
 }

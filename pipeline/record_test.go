@@ -61,6 +61,8 @@ func TestPageURL(t *testing.T) {
 		{`<html><head><BASE HREF="http://a.example/x"></head>`, "http://a.example/x"},
 		{`<html><head><link href="http://b.example/" rel=canonical></head>`, "http://b.example/"},
 		{`<html><head><title>none</title></head>`, ""},
+		{`<html><head><base href="/"><link rel="canonical" href="/story/1"></head>`, ""},
+		{`<html><head><base href="/"><link rel="canonical" href="https://c.example/s"></head>`, "https://c.example/s"},
 	} {
 		if got := pageURL([]byte(c.page)); got != c.url {
 			t.Errorf("pageURL(%q) = %q, want %q", c.page, got, c.url)

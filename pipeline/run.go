@@ -125,7 +125,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	go func() {
 		defer close(jobs)
 		seq := 0
-		readErr = readInputs(paths, func(in Input) error {
+		feed := func(in Input) error {
 			if seq < opts.Skip {
 				seq++
 				return nil
@@ -142,7 +142,18 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			}
 			seq++
 			return nil
-		}, nil, workers)
+		}
+		if st != nil && st.held != nil {
+			// Pass 1 kept the whole input: it is not read again.
+			for i, in := range st.held {
+				st.held[i] = Input{} // pass 2 owns it now
+				if readErr = feed(in); readErr != nil {
+					return
+				}
+			}
+			return
+		}
+		readErr = readInputs(paths, feed, nil, workers)
 	}()
 	var wg sync.WaitGroup
 	for range workers {

@@ -120,7 +120,7 @@ func TestRunFolder(t *testing.T) {
 		t.Fatalf("%d records for %d pages, summary %+v", len(recs), len(pages), sum)
 	}
 	for i, r := range recs {
-		if r["source"] != filepath.Base(pages[i]) || !strings.HasPrefix(r["url"].(string), "file://") {
+		if r["source"] != filepath.Base(pages[i]) || !strings.HasPrefix(r["url"].(string), "file:///") {
 			t.Errorf("record %d: source %v url %v", i, r["source"], r["url"])
 		}
 	}

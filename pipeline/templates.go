@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"net/url"
 	"os"
@@ -18,6 +17,10 @@ import (
 // until a second page of the site arrives.
 const maxFirstBytes = 64 << 20
 
+// maxHeldBytes caps the input bodies pass 1 keeps for pass 2: an input
+// that fits is read once, a larger one is read again in pass 2.
+const maxHeldBytes = 64 << 20
+
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
 
@@ -27,6 +30,9 @@ type siteTemplates struct {
 	keys      []string // by input sequence; "" for inputs that are not pages
 	templates map[string]*infholder.Template
 	typical   map[*xpathrules.Rule]int // each rule's median content words over the sampled pages
+	// held is every input in order, bodies included, when they total at
+	// most maxHeldBytes; nil when pass 2 must read the input again.
+	held []Input
 }
 
 // learnTemplates is pass 1 (DESIGN.md, "Batch runs in two passes"): it
@@ -101,6 +107,8 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 	first := map[string]*job{}
 	var firstOrder []string
 	firstBytes := 0
+	var held []Input
+	heldBytes, holding := 0, true
 	var onResource func(url, path string, offset int64)
 	if res != nil {
 		onResource = res.add
@@ -110,6 +118,13 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 			return err
 		}
 		defer func() { seq++ }()
+		if holding {
+			if heldBytes += len(in.Body); heldBytes > maxHeldBytes {
+				held, holding = nil, false
+			} else {
+				held = append(held, in)
+			}
+		}
 		if in.Status != "" || in.URL == "" {
 			pageSeq = append(pageSeq, -1)
 			return nil
@@ -125,7 +140,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		eo := opts.Extract
 		eo.URL, _ = url.Parse(in.URL)
 		eo.ContentType = in.ContentType
-		j := job{idx, bytes.Clone(in.Body), eo}
+		j := job{idx, in.Body, eo}
 		if !defer1 {
 			return send(j)
 		}
@@ -184,7 +199,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		}
 		members[k] = append(members[k], s)
 	}
-	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}, typical: map[*xpathrules.Rule]int{}}
+	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}, typical: map[*xpathrules.Rule]int{}, held: held}
 	words := map[*xpathrules.Rule][]int{}
 	for idx := range urls {
 		if rw, ok := sampleRules[idx]; ok {

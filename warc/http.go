@@ -3,11 +3,11 @@ package warc
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
 	"compress/zlib"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 	"io"
 	"net/textproto"
 	"strconv"

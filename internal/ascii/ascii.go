@@ -5,30 +5,49 @@ package ascii
 import "bytes"
 
 // IndexFold is bytes.Index for an ASCII lower-case needle, ignoring ASCII
-// case in s. It jumps between occurrences of the needle's first byte (in
-// either case), so a needle that a page lacks costs one fast scan.
+// case in s. It jumps between occurrences of the needle's first byte,
+// found for each case with bytes.IndexByte and kept until passed, so a
+// needle that a page lacks costs one fast scan per case.
 func IndexFold(s []byte, lowerNeedle string) int {
 	n := len(lowerNeedle)
 	if n == 0 {
 		return 0
 	}
-	first, upper := lowerNeedle[0], lowerNeedle[0]
-	if 'a' <= first && first <= 'z' {
-		upper = first - 'a' + 'A'
+	if n > len(s) {
+		return -1
 	}
-	starts := string([]byte{first, upper})
-	for i := 0; i+n <= len(s); {
-		j := bytes.IndexAny(s[i:len(s)-n+1], starts)
-		if j < 0 {
+	starts := s[:len(s)-n+1] // where a match can begin
+	lo, up := lowerNeedle[0], lowerNeedle[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	nextLo, nextUp := -1, -1 // the next start at or after i of each case; len(starts) for none
+	for i := 0; i < len(starts); i++ {
+		if nextLo < i {
+			nextLo = indexFrom(starts, i, lo)
+		}
+		if nextUp < i {
+			nextUp = nextLo
+			if up != lo {
+				nextUp = indexFrom(starts, i, up)
+			}
+		}
+		if i = min(nextLo, nextUp); i == len(starts) {
 			return -1
 		}
-		i += j
 		if equalFold(s[i:i+n], lowerNeedle) {
 			return i
 		}
-		i++
 	}
 	return -1
+}
+
+// indexFrom is the index of c in s at or after i, or len(s).
+func indexFrom(s []byte, i int, c byte) int {
+	if j := bytes.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // equalFold reports whether b, lower-cased in ASCII, equals lower.

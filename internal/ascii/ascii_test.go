@@ -1,6 +1,10 @@
 package ascii
 
-import "testing"
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
 
 func TestIndexFold(t *testing.T) {
 	for _, c := range []struct {
@@ -18,6 +22,25 @@ func TestIndexFold(t *testing.T) {
 	} {
 		if got := IndexFold([]byte(c.s), c.needle); got != c.want {
 			t.Errorf("IndexFold(%q, %q) = %d, want %d", c.s, c.needle, got, c.want)
+		}
+	}
+}
+
+// TestIndexFoldAgrees: on random mixes of the needle's letters in both
+// cases, IndexFold finds what bytes.Index finds in the lower-cased text.
+func TestIndexFoldAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "cCaAnN<bBsSeE x"
+	for range 20000 {
+		s := make([]byte, rng.IntN(40))
+		for i := range s {
+			s[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		for _, needle := range []string{"can", "<base", "c", "nc", "x"} {
+			want := bytes.Index(bytes.ToLower(s), []byte(needle))
+			if got := IndexFold(s, needle); got != want {
+				t.Fatalf("IndexFold(%q, %q) = %d, want %d", s, needle, got, want)
+			}
 		}
 	}
 }
