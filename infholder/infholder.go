@@ -22,6 +22,7 @@ import (
 	"io"
 	"math/bits"
 	"net/url"
+	"path"
 	"sort"
 	"strings"
 
@@ -70,7 +71,28 @@ func (o *Options) ensureDefaults() {
 	}
 }
 
-// GroupKeys assigns every URL a group: the host (www. folded) and a
+// Site is the site of a page URL: its host with www. folded, and the
+// directories of its path (the last segment is the page). A file: URL
+// (a saved page with no URL of its own) has the folder it lies in as its
+// site, with no directories: pages saved in one folder are taken as one
+// site's. A string that is no URL is its own site.
+func Site(raw string) (host string, dirs []string) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return raw, nil
+	case u.Scheme == "file":
+		dir, _ := path.Split(u.Path)
+		return "file:" + strings.TrimSuffix(dir, "/"), nil
+	case u.Host == "":
+		return raw, nil
+	}
+	host = strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	dirs = strings.Split(strings.Trim(u.Path, "/"), "/")
+	return host, dirs[:len(dirs)-1]
+}
+
+// GroupKeys assigns every URL a group: the site's host (see Site) and a
 // prefix of the path's directories. A group splits into its
 // subdirectories when those with at least minSize pages hold nine in ten
 // of its pages (the few others join the largest); otherwise it stays
@@ -86,16 +108,7 @@ func GroupKeys(urls []string, minSize int) []string {
 	var hosts []string
 	keys := make([]string, len(urls))
 	for i, raw := range urls {
-		u, err := url.Parse(raw)
-		host := raw
-		var dirs []string
-		if err == nil && u.Host != "" {
-			host = strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-			dirs = strings.Split(strings.Trim(u.Path, "/"), "/")
-			if len(dirs) > 0 {
-				dirs = dirs[:len(dirs)-1] // the last segment is the page
-			}
-		}
+		host, dirs := Site(raw)
 		if _, ok := byHost[host]; !ok {
 			hosts = append(hosts, host)
 		}

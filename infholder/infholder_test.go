@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,5 +117,22 @@ other blocks entirely, so that the old template no longer describes it at all.</
 	}
 	if FileName("a/b") == FileName("a_b") {
 		t.Error("file names collide")
+	}
+}
+
+func TestSite(t *testing.T) {
+	for _, c := range []struct {
+		url, host string
+		dirs      []string
+	}{
+		{"https://www.Example.org/news/2013/story.html", "example.org", []string{"news", "2013"}},
+		{"https://example.org", "example.org", []string{}},
+		{"file:///data/site-a/0001.htm", "file:/data/site-a", nil},
+		{"not a url at all", "not a url at all", nil},
+	} {
+		host, dirs := Site(c.url)
+		if host != c.host || !slices.Equal(dirs, c.dirs) {
+			t.Errorf("Site(%q) = %q %q, want %q %q", c.url, host, dirs, c.host, c.dirs)
+		}
 	}
 }

@@ -426,8 +426,8 @@ func gunzip(b []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// fileURL is the file: URL of a path, made absolute: a page with no URL
-// of its own has no site, and stands alone in grouping.
+// fileURL is the file: URL of a path, made absolute: the site of a page
+// with no URL of its own is the folder it lies in (infholder.Site).
 func fileURL(p string) string {
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs

@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
@@ -19,7 +19,7 @@ const maxFirstBytes = 64 << 20
 
 // maxHeldBytes caps the input bodies pass 1 keeps for pass 2: an input
 // that fits is read once, a larger one is read again in pass 2.
-const maxHeldBytes = 64 << 20
+const maxHeldBytes = 256 << 20
 
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
@@ -132,7 +132,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		idx := len(urls)
 		urls = append(urls, in.URL)
 		pageSeq = append(pageSeq, int32(idx))
-		host := hostOf(in.URL)
+		host, _ := infholder.Site(in.URL)
 		if hostCount[host] >= perHost {
 			return nil
 		}
@@ -214,17 +214,29 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 			st.keys[sq] = groupOf[idx]
 		}
 	}
-	for _, k := range order {
-		if tpl := loadTemplate(opts.TemplatesDir, k, members[k]); tpl != nil {
-			st.templates[k] = tpl
-			continue
-		}
-		if len(members[k]) >= 2 {
-			tpl := infholder.LearnSamples(k, members[k], opts.Template)
-			st.templates[k] = tpl
-			if err := saveTemplate(opts.TemplatesDir, tpl); err != nil {
-				return nil, err
+	// Groups are learned (or loaded) on the workers, and stored in group
+	// order.
+	tpls := make([]*infholder.Template, len(order))
+	errs := make([]error, len(order))
+	var next atomic.Int64
+	for range min(workers, len(order)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(order); i = int(next.Add(1)) - 1 {
+				k := order[i]
+				if tpls[i] = loadTemplate(opts.TemplatesDir, k, members[k]); tpls[i] == nil && len(members[k]) >= 2 {
+					tpls[i] = infholder.LearnSamples(k, members[k], opts.Template)
+					errs[i] = saveTemplate(opts.TemplatesDir, tpls[i])
+				}
 			}
+		})
+	}
+	wg.Wait()
+	for i, k := range order {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if tpls[i] != nil {
+			st.templates[k] = tpls[i]
 		}
 	}
 	return st, nil
@@ -282,12 +294,4 @@ func saveTemplate(dir string, tpl *infholder.Template) error {
 		return err
 	}
 	return os.Rename(tmp, path)
-}
-
-func hostOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return raw
-	}
-	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 }
