@@ -35,6 +35,12 @@ type Options struct {
 	// SamplesPerGroup caps the pages per site group that templates are
 	// learned from; 0 means DefaultSamplesPerGroup.
 	SamplesPerGroup int
+	// HoldBytes caps the page bodies pass 1 keeps in memory so that pass
+	// 2 need not read the input again: an input that fits is read once,
+	// a larger one twice. Pass 1 does not start holding an input whose
+	// files are clearly larger. 0 means DefaultHoldBytes; a negative
+	// value holds nothing.
+	HoldBytes int64
 	// Template configures template learning.
 	Template infholder.Options
 	// Skip is the number of leading records that are already written (a
@@ -51,6 +57,13 @@ type Options struct {
 	// template) with its subresources from the input WARC files; a page
 	// the browser fails on is an error record.
 	Render *RenderConfig
+}
+
+func (o Options) holdBytes() int64 {
+	if o.HoldBytes == 0 {
+		return DefaultHoldBytes
+	}
+	return o.HoldBytes
 }
 
 // Summary counts what a run did.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -390,4 +391,50 @@ func TestRunRenderIANA(t *testing.T) {
 	}
 	t.Logf("%d stylesheets served from the WARC", css)
 	checkNoNavigation(t, recs, ianaNavigation(t, path))
+}
+
+// TestRunHoldOrRead: pass 2 writes the same bytes whether it takes the
+// inputs from pass 1's memory, reads them again, or pass 1 gave up
+// holding them halfway; a resumed run too.
+func TestRunHoldOrRead(t *testing.T) {
+	// A page that compresses far better than inputBytes guesses: the
+	// guess lets pass 1 start holding under a 100 kB cap, and the page
+	// makes it give up.
+	dir := t.TempDir()
+	var page bytes.Buffer
+	zw := gzip.NewWriter(&page)
+	fmt.Fprintf(zw, "<html><head><title>Long</title></head><body>%s</body></html>", strings.Repeat("<p>The same paragraph, many times over.</p>\n", 5000))
+	zw.Close()
+	short := []byte("<html><body><p>A short page before it.</p></body></html>")
+	os.WriteFile(filepath.Join(dir, "a.html"), short, 0o644)
+	os.WriteFile(filepath.Join(dir, "long.html.gz"), page.Bytes(), 0o644)
+	paths := []string{filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz"), "../fixtures/pages", dir}
+	for _, c := range []struct {
+		paths []string
+		hold  int64
+		held  bool
+	}{{paths, 0, true}, {paths, 200 << 10, false}, {[]string{dir}, 100 << 10, false}, {[]string{dir}, 0, true}, {paths, -1, false}} {
+		st, err := learnTemplates(context.Background(), c.paths, Options{Workers: 2, HoldBytes: c.hold}, nil)
+		if err != nil || (st.held != nil) != c.held || (c.held && len(st.held) != len(st.keys)) {
+			t.Fatalf("HoldBytes %d: held %d inputs of %d, err %v", c.hold, len(st.held), len(st.keys), err)
+		}
+	}
+	if got := inputBytes([]string{dir}); got != int64(len(short)+gzipRatio*page.Len()) || got > 100<<10 {
+		t.Fatalf("inputBytes = %d for a %d-byte gzip", got, page.Len())
+	}
+	_, want, _ := runRecordsWith(t, paths, Options{Workers: 2})
+	for _, hold := range []int64{-1, 200 << 10} {
+		if _, got, _ := runRecordsWith(t, paths, Options{Workers: 2, HoldBytes: hold}); !bytes.Equal(got, want) {
+			t.Errorf("HoldBytes %d: the output differs", hold)
+		}
+	}
+	_, one, _ := runRecordsWith(t, []string{dir}, Options{Workers: 2})
+	if _, got, _ := runRecordsWith(t, []string{dir}, Options{Workers: 2, HoldBytes: 100 << 10}); !bytes.Equal(got, one) {
+		t.Error("a run that gave up holding differs")
+	}
+	lines := bytes.SplitAfter(want, []byte("\n"))
+	_, rest, _ := runRecordsWith(t, paths, Options{Workers: 2, Skip: 7})
+	if !bytes.Equal(rest, bytes.Join(lines[7:], nil)) {
+		t.Error("a run resumed after 7 records differs")
+	}
 }

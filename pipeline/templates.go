@@ -17,9 +17,8 @@ import (
 // until a second page of the site arrives.
 const maxFirstBytes = 64 << 20
 
-// maxHeldBytes caps the input bodies pass 1 keeps for pass 2: an input
-// that fits is read once, a larger one is read again in pass 2.
-const maxHeldBytes = 256 << 20
+// DefaultHoldBytes is the default for Options.HoldBytes.
+const DefaultHoldBytes = 256 << 20
 
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
@@ -31,7 +30,7 @@ type siteTemplates struct {
 	templates map[string]*infholder.Template
 	typical   map[*xpathrules.Rule]int // each rule's median content words over the sampled pages
 	// held is every input in order, bodies included, when they total at
-	// most maxHeldBytes; nil when pass 2 must read the input again.
+	// most Options.HoldBytes; nil when pass 2 must read the input again.
 	held []Input
 }
 
@@ -108,7 +107,8 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 	var firstOrder []string
 	firstBytes := 0
 	var held []Input
-	heldBytes, holding := 0, true
+	holdBytes := opts.holdBytes()
+	heldBytes, holding := int64(0), holdBytes > 0 && inputBytes(paths) <= holdBytes
 	var onResource func(url, path string, offset int64)
 	if res != nil {
 		onResource = res.add
@@ -119,7 +119,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		}
 		defer func() { seq++ }()
 		if holding {
-			if heldBytes += len(in.Body); heldBytes > maxHeldBytes {
+			if heldBytes += int64(len(in.Body)); heldBytes > holdBytes {
 				held, holding = nil, false
 			} else {
 				held = append(held, in)
