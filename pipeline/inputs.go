@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/winnow-go/winnow/extract"
@@ -350,8 +351,8 @@ func jsonInput(in Input, raw map[string]json.RawMessage) Input {
 }
 
 var (
-	baseHref  = regexp.MustCompile(`(?i)<base\s[^>]*href\s*=\s*["']?([^"'\s>]+)`)
-	canonical = regexp.MustCompile(`(?i)<link\s[^>]*rel\s*=\s*["']?canonical["']?[^>]*>`)
+	baseHref  = regexp.MustCompile(`(?i)^<base\s[^>]*href\s*=`)
+	canonical = regexp.MustCompile(`(?i)^<link\s[^>]*rel\s*=\s*["']?canonical["']?[^>]*>$`)
 	hrefAttr  = regexp.MustCompile(`(?i)href\s*=\s*["']?([^"'\s>]+)`)
 )
 
@@ -448,10 +449,17 @@ func readPage(dir, p string) Input {
 // may be several members or corrupt), which saves the regrowing that
 // io.ReadAll does.
 func gunzip(b []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	zr, _ := gzipReaders.Get().(*gzip.Reader)
+	var err error
+	if zr == nil {
+		zr, err = gzip.NewReader(bytes.NewReader(b))
+	} else {
+		err = zr.Reset(bytes.NewReader(b))
+	}
 	if err != nil {
 		return nil, err
 	}
+	defer gzipReaders.Put(zr)
 	var buf bytes.Buffer
 	if len(b) >= 18 {
 		if n := int(binary.LittleEndian.Uint32(b[len(b)-4:])); n > 0 && n <= 64*len(b) && n <= 1<<30 {
@@ -464,6 +472,9 @@ func gunzip(b []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// gzipReaders keeps gzip readers, and their 32 kB windows, for gunzip.
+var gzipReaders sync.Pool
+
 // fileURL is the file: URL of a path, made absolute: the site of a page
 // with no URL of its own is the folder it lies in (infholder.Site).
 func fileURL(p string) string {
@@ -475,26 +486,44 @@ func fileURL(p string) string {
 
 // pageURL finds a page's own absolute URL in its head: <base href> first,
 // then <link rel=canonical>. Relative ones (<base href="/">) name no site
-// and are ignored. A case-blind scan for the tag names comes first: most
-// pages have neither, and the expressions are slow to fail.
+// and are ignored. A case-blind scan finds the tag names, and the
+// expressions only read the tag found: most pages have neither tag, and
+// an expression run over the whole head is slow to fail.
 func pageURL(b []byte) string {
 	head := b[:min(len(b), 64<<10)]
-	if ascii.IndexFold(head, "<base") >= 0 {
-		if m := baseHref.FindSubmatch(head); m != nil {
-			if u := absoluteURL(m[1]); u != "" {
-				return u
+	if i := ascii.IndexFold(head, "<base"); i >= 0 {
+		if tag := tagAround(head, i); baseHref.Match(tag) {
+			if m := hrefAttr.FindSubmatch(tag); m != nil {
+				if u := absoluteURL(m[1]); u != "" {
+					return u
+				}
 			}
 		}
 	}
-	if ascii.IndexFold(head, "canonical") < 0 {
-		return ""
-	}
-	if tag := canonical.Find(head); tag != nil {
-		if m := hrefAttr.FindSubmatch(tag); m != nil {
-			return absoluteURL(m[1])
+	for off := 0; ; {
+		i := ascii.IndexFold(head[off:], "canonical")
+		if i < 0 {
+			return ""
 		}
+		i += off
+		if tag := tagAround(head, i); canonical.Match(tag) {
+			if m := hrefAttr.FindSubmatch(tag); m != nil {
+				return absoluteURL(m[1])
+			}
+		}
+		off = i + len("canonical")
 	}
-	return ""
+}
+
+// tagAround is the markup from the last '<' at or before i to the first
+// '>' after it (nil when there is none).
+func tagAround(b []byte, i int) []byte {
+	start := bytes.LastIndexByte(b[:i+1], '<')
+	end := bytes.IndexByte(b[i:], '>')
+	if start < 0 || end < 0 {
+		return nil
+	}
+	return b[start : i+end+1]
 }
 
 // absoluteURL returns s when it is an absolute URL with a host, else "".

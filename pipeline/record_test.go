@@ -61,6 +61,9 @@ func TestPageURL(t *testing.T) {
 		{`<html><head><BASE HREF="http://a.example/x"></head>`, "http://a.example/x"},
 		{`<html><head><link href="http://b.example/" rel=canonical></head>`, "http://b.example/"},
 		{`<html><head><title>none</title></head>`, ""},
+		{`<html><head><basefont size=3><script>var rel = "canonical";</script><LINK REL='Canonical' HREF='https://d.example/p'></head>`, "https://d.example/p"},
+		{`<html><head><base target=_top href=https://e.example/><link rel=canonical href=https://f.example/></head>`, "https://e.example/"},
+		{`<html><head><link rel=canonical`, ""},
 		{`<html><head><base href="/"><link rel="canonical" href="/story/1"></head>`, ""},
 		{`<html><head><base href="/"><link rel="canonical" href="https://c.example/s"></head>`, "https://c.example/s"},
 	} {

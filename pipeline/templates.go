@@ -14,7 +14,7 @@ import (
 )
 
 // maxFirstBytes caps the bodies of sites' first pages kept in pass 1
-// until a second page of the site arrives.
+// until the site has infholder.MinPages.
 const maxFirstBytes = 64 << 20
 
 // DefaultHoldBytes is the default for Options.HoldBytes.
@@ -103,9 +103,19 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 	// Saved templates apply to a site's single page too, so with a
 	// templates folder every sampled page is parsed.
 	defer1 := opts.TemplatesDir == ""
-	first := map[string]*job{}
+	first := map[string][]job{} // by site, its pages waiting
 	var firstOrder []string
 	firstBytes := 0
+	sendFirst := func(host string) error {
+		for _, j := range first[host] {
+			firstBytes -= len(j.body)
+			if err := send(j); err != nil {
+				return err
+			}
+		}
+		delete(first, host)
+		return nil
+	}
 	var held []Input
 	holdBytes := opts.holdBytes()
 	heldBytes, holding := int64(0), holdBytes > 0 && inputBytes(paths) <= holdBytes
@@ -144,35 +154,29 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		if !defer1 {
 			return send(j)
 		}
-		// A site's first page waits for its second: a site of one page
-		// forms no group and learns no template, so its page need not be
+		// A site's first pages wait until it has infholder.MinPages: a
+		// smaller site learns no template, so its pages need not be
 		// parsed at all (a crawl of many small sites, a test set of one
 		// page per site). The waiting bodies are capped; past the cap
-		// the oldest are parsed after all.
-		switch hostCount[host] {
-		case 1:
-			first[host] = &j
-			firstOrder = append(firstOrder, host)
+		// the oldest site's are parsed after all.
+		switch n := hostCount[host]; {
+		case n < infholder.MinPages:
+			if n == 1 {
+				firstOrder = append(firstOrder, host)
+			}
+			first[host] = append(first[host], j)
 			firstBytes += len(j.body)
 			for firstBytes > maxFirstBytes && len(firstOrder) > 0 {
 				h := firstOrder[0]
 				firstOrder = firstOrder[1:]
-				if p := first[h]; p != nil {
-					delete(first, h)
-					firstBytes -= len(p.body)
-					if err := send(*p); err != nil {
-						return err
-					}
+				if err := sendFirst(h); err != nil {
+					return err
 				}
 			}
 			return nil
-		case 2:
-			if p := first[host]; p != nil {
-				delete(first, host)
-				firstBytes -= len(p.body)
-				if err := send(*p); err != nil {
-					return err
-				}
+		case n == infholder.MinPages:
+			if err := sendFirst(host); err != nil {
+				return err
 			}
 		}
 		return send(j)
@@ -223,7 +227,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(order); i = int(next.Add(1)) - 1 {
 				k := order[i]
-				if tpls[i] = loadTemplate(opts.TemplatesDir, k, members[k]); tpls[i] == nil && len(members[k]) >= 2 {
+				if tpls[i] = loadTemplate(opts.TemplatesDir, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
 					tpls[i] = infholder.LearnSamples(k, members[k], opts.Template)
 					errs[i] = saveTemplate(opts.TemplatesDir, tpls[i])
 				}
