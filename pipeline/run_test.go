@@ -269,38 +269,6 @@ func TestRunClueWebQuirk(t *testing.T) {
 	}
 }
 
-// BenchmarkRunWorkers runs the whole pipeline (two passes, templates) over
-// the 181 Scrapinghub pages with one and with two workers. -count repeats
-// each in place; to interleave them, run the test binary several times
-// with -test.count 1. The output bytes must not depend on the number of
-// workers.
-// BenchmarkRunWorkers runs the shared page sets with one and two
-// workers, one after the other, and checks that both write the same
-// bytes. The speed-up is the ratio of the two times of a set.
-func BenchmarkRunWorkers(b *testing.B) {
-	data := shareddata.Require(b)
-	for _, set := range []string{"extract/scrapinghub/html", "extract/trafilatura/html", "extract/daniel-ru/html", "extract/daniel-zh/html", "sites/cleanportaleval", "sites/swde-book"} {
-		dir := filepath.Join(data, filepath.FromSlash(set))
-		var want []byte
-		for _, w := range []int{1, 2} {
-			b.Run(fmt.Sprintf("set=%s/workers=%d", strings.Split(set, "/")[1], w), func(b *testing.B) {
-				var out bytes.Buffer
-				for b.Loop() {
-					out.Reset()
-					if _, err := Run(context.Background(), []string{dir}, &out, Options{Workers: w}); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if want == nil {
-					want = bytes.Clone(out.Bytes())
-				} else if !bytes.Equal(want, out.Bytes()) {
-					b.Fatal("the output depends on the number of workers")
-				}
-			})
-		}
-	}
-}
-
 // TestRunRules: a site rule written for the BBC's story pages keeps their
 // story body and drops the rest; on the BBC's index pages, another
 // layout, it matches nothing: those records say rule_status broken with

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -21,6 +22,24 @@ import (
 	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/render"
 )
+
+// batchGC sets the garbage collector for a batch run, unless the
+// environment sets GOGC or GOMEMLIMIT. A run parses a tree per page and
+// drops it a moment later, so its live heap is small and Go's default
+// (GOGC=100) collects every few pages. With every core busy extracting,
+// the collector then takes 15-25% of a run on two cores (the shared page
+// sets with GOGC=off ran that much faster). GOGC=400 collects a quarter
+// as often; the soft limit of 1 GiB makes the collector work harder as
+// the heap nears it. On the 2.5 GB synthetic WARC the peak RSS goes from
+// 315 to 635 MB and the time from 79 to 70 s.
+func batchGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30)
+	}
+}
 
 type runFlags struct {
 	out, summary string
@@ -74,6 +93,7 @@ removed.template in the record). --single-page skips the first pass.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.dedupFlags.changed = cmd.Flags().Changed
+			batchGC()
 			return runRun(cmd.Context(), args, f, cmd.ErrOrStderr())
 		},
 	}
