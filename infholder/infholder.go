@@ -25,6 +25,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/winnow-go/winnow/extract"
 )
@@ -54,6 +56,7 @@ type Options struct {
 	Peers     int       // peers each page is compared with; 0 means 5
 	MinRun    int       // consecutive matched blocks that make a run; 0 means 3
 	LongRun   int       // words from which a lone matched block counts; 0 means 12
+	Workers   int       // goroutines comparing a group's pages while learning; 0 means 1
 }
 
 func (o *Options) ensureDefaults() {
@@ -270,38 +273,60 @@ func learn(group string, samples []Sample, opts Options) (*Template, [][]mark) {
 		return t, marks
 	}
 	peers := min(opts.Peers, len(samples)-1)
+	// Each page's comparisons with its peers are independent: they run on
+	// the workers, and the votes are counted in page order after.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(opts.Workers, len(samples))) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(samples); i = int(next.Add(1)) - 1 {
+				marks[i] = compare(samples, i, peers, opts)
+			}
+		})
+	}
+	wg.Wait()
 	seen := map[uint32]int{}
 	for i, smp := range samples {
-		votes := make([]int, len(smp.Sigs))
-		compared := 0
-		for k := 1; k <= peers; k++ {
-			other := samples[(i+k)%len(samples)]
-			matches := lcsMatches(smp.Sigs, other.Sigs)
-			if float64(len(matches)) >= duplicateShare*float64(max(len(smp.Sigs), len(other.Sigs))) {
-				// The two pages are copies of one article (a reprint, the
-				// same post under two URLs): what they share is not template.
-				continue
-			}
-			compared++
-			in := make([]bool, len(smp.Sigs))
-			for _, idx := range matches {
-				in[idx] = true
-			}
-			for _, idx := range guard(in, smp.Words, opts) {
-				votes[idx]++
-			}
-		}
-		for idx, v := range votes {
-			if v > 0 && 2*v >= compared {
-				marks[i] = append(marks[i], mark{idx, float64(v) / float64(compared)})
-				seen[smp.Sigs[idx]]++
-			}
+		for _, m := range marks[i] {
+			seen[smp.Sigs[m.block]]++
 		}
 	}
 	for sig, n := range seen {
 		t.Sigs[sig] = float64(n) / float64(len(samples))
 	}
 	return t, marks
+}
+
+// compare marks the blocks of samples[i] that at least half of the peers
+// it was compared with share (copies of the page are not compared).
+func compare(samples []Sample, i, peers int, opts Options) []mark {
+	smp := samples[i]
+	votes := make([]int, len(smp.Sigs))
+	compared := 0
+	for k := 1; k <= peers; k++ {
+		other := samples[(i+k)%len(samples)]
+		matches := lcsMatches(smp.Sigs, other.Sigs)
+		if float64(len(matches)) >= duplicateShare*float64(max(len(smp.Sigs), len(other.Sigs))) {
+			// The two pages are copies of one article (a reprint, the
+			// same post under two URLs): what they share is not template.
+			continue
+		}
+		compared++
+		in := make([]bool, len(smp.Sigs))
+		for _, idx := range matches {
+			in[idx] = true
+		}
+		for _, idx := range guard(in, smp.Words, opts) {
+			votes[idx]++
+		}
+	}
+	var marks []mark
+	for idx, v := range votes {
+		if v > 0 && 2*v >= compared {
+			marks = append(marks, mark{idx, float64(v) / float64(compared)})
+		}
+	}
+	return marks
 }
 
 // Apply labels the blocks of a new page of the group that the template

@@ -220,6 +220,12 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 	}
 	// Groups are learned (or loaded) on the workers, and stored in group
 	// order.
+	// A group's pages are compared on the workers too, so that one large
+	// group does not leave them idle.
+	topts := opts.Template
+	if topts.Workers == 0 {
+		topts.Workers = workers
+	}
 	tpls := make([]*infholder.Template, len(order))
 	errs := make([]error, len(order))
 	var next atomic.Int64
@@ -228,7 +234,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 			for i := int(next.Add(1)) - 1; i < len(order); i = int(next.Add(1)) - 1 {
 				k := order[i]
 				if tpls[i] = loadTemplate(opts.TemplatesDir, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
-					tpls[i] = infholder.LearnSamples(k, members[k], opts.Template)
+					tpls[i] = infholder.LearnSamples(k, members[k], topts)
 					errs[i] = saveTemplate(opts.TemplatesDir, tpls[i])
 				}
 			}
