@@ -67,6 +67,17 @@ func (b *Block) textDensity() float64 {
 // weight is the block's evidence for being content: positive for running
 // text, negative for links and names that say boilerplate.
 func (b *Block) weight() float64 {
+	w := b.textWeight()
+	if b.hint < 0 && w > 0 {
+		// A boilerplate name discounts text but does not make it negative:
+		// names are evidence, and some sites name their article column oddly.
+		w *= 0.1
+	}
+	return w
+}
+
+// textWeight is weight before the names are heard.
+func (b *Block) textWeight() float64 {
 	ew := b.effWords()
 	ld := b.LinkDensity()
 	text := ew * (1 - ld)
@@ -80,12 +91,77 @@ func (b *Block) weight() float64 {
 	if b.punct == 0 && ew < 8 && !(b.Kind == TableCell && b.LinkWords == 0) {
 		w -= 2 // a short line without a sentence: a label, a menu entry
 	}
-	if b.hint < 0 && w > 0 {
-		// A boilerplate name discounts text but does not make it negative:
-		// names are evidence, and some sites name their article column oddly.
-		w *= 0.1
-	}
 	return w
+}
+
+// overruleNames clears a boilerplate name whose element holds most of the
+// page's running text: the page has no other article, so the name is
+// wrong for it (a slideshow page whose slides are the story, an article
+// column that a page builder calls a widget). Comment sections keep their
+// name: a long discussion can outweigh a short article and still not be
+// it. Blocks under a cleared name take the next hint above it.
+func overruleNames(p *Page) {
+	total := 0.0
+	under := map[*html.Node]float64{}
+	for _, b := range p.Blocks {
+		w := b.textWeight()
+		if w <= 0 {
+			continue
+		}
+		total += w
+		if b.hint < 0 {
+			if e := hintedAncestor(p, b.Node); e != nil && p.names[e].hint < 0 {
+				under[e] += w
+			}
+		}
+	}
+	var cleared []*html.Node
+	for e, w := range under {
+		if w > overruleShare*total && !commentName(p.names[e].rule) {
+			cleared = append(cleared, e)
+		}
+	}
+	if len(cleared) == 0 {
+		return
+	}
+	for _, e := range cleared {
+		info := p.names[e]
+		info.hint, info.rule = 0, ""
+		p.names[e] = info
+	}
+	for _, b := range p.Blocks {
+		if b.hint >= 0 {
+			continue
+		}
+		b.hint, b.hintRule = 0, ""
+		if e := hintedAncestor(p, b.Node); e != nil {
+			if b.hint = p.names[e].hint; b.hint != 0 {
+				b.hintRule = p.names[e].rule
+			} else {
+				b.hint, b.hintRule = semanticHint(e.DataAtom), e.Data
+			}
+		}
+	}
+}
+
+// overruleShare is the share of a page's running text above which a
+// boilerplate name is overruled.
+const overruleShare = 0.5
+
+// hintedAncestor is the nearest element at or above n whose names or tag
+// give a hint, as the segmenter finds it.
+func hintedAncestor(p *Page, n *html.Node) *html.Node {
+	for ; n != nil; n = n.Parent {
+		if n.Type == html.ElementNode && (p.names[n].hint != 0 || semanticHint(n.DataAtom) != 0) {
+			return n
+		}
+	}
+	return nil
+}
+
+// commentName reports whether a hint rule names a comment section.
+func commentName(rule string) bool {
+	return strings.Contains(rule, "comment") || strings.Contains(rule, "reply") || strings.Contains(rule, "replies") || strings.Contains(rule, "disqus")
 }
 
 type classifier struct {
@@ -195,6 +271,7 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 }
 
 func newClassifier(p *Page) *classifier {
+	overruleNames(p)
 	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), weight: make(map[*html.Node]float64),
 		pos: make(map[*html.Node]float64), span: make(map[*html.Node][2]int)}
 	for i, b := range p.Blocks {

@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestTitleMatchProductPages(t *testing.T) {
 	for _, c := range []struct {
@@ -30,6 +33,46 @@ func TestAuthorLine(t *testing.T) {
 	} {
 		if got := authorLine(s); got != want {
 			t.Errorf("authorLine(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestOverruleNames: a page whose story sits in a container named like a
+// slideshow keeps the story, since nothing else on the page is text; a
+// comment section keeps its name however long it is.
+func TestOverruleNames(t *testing.T) {
+	story := strings.Repeat("<p>The new phone is smaller than last year's, and it costs less, which will please many buyers this spring.</p>", 6)
+	comments := strings.Repeat("<p>I bought one last week, and honestly the battery is far better than I expected from such a small phone.</p>", 12)
+	for _, c := range []struct {
+		name, page string
+		keep       bool
+	}{
+		{"slideshow", `<html><body><nav><a href="/">Home</a> <a href="/tech">Tech</a></nav><main><section><h1>The new phone</h1><p>By A. Writer, in Tech.</p><section id="slideshow">` + story + `</section></section></main><footer><a href="/about">About us</a></footer></body></html>`, true},
+		{"comments", `<html><body><article><h1>Phone</h1><p>Short news: the phone is out, and it is small.</p></article><div class="comments">` + comments + `</div></body></html>`, false},
+	} {
+		p, err := Extract([]byte(c.page), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(p.Text(), "battery") || strings.Contains(p.Text(), "costs less")
+		if got != c.keep {
+			t.Errorf("%s: kept %v, want %v; text %q", c.name, got, c.keep, p.Text())
+		}
+	}
+}
+
+// TestBuilderNames: Elementor calls every element a widget, so its widget
+// names say nothing; its other words still do.
+func TestBuilderNames(t *testing.T) {
+	for name, neg := range map[string]string{
+		"elementor-widget-theme-post-content": "",
+		"elementor-widget-container":          "",
+		"elementor-widget-nav-menu":           "menu",
+		"sidebar-widget":                      "sidebar",
+		"widget-area":                         "widget",
+	} {
+		if got := judgeName(name).neg; got != neg {
+			t.Errorf("judgeName(%q).neg = %q, want %q", name, got, neg)
 		}
 	}
 }

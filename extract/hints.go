@@ -71,9 +71,28 @@ func judgeName(name string) nameVerdict {
 	if taxonomyName(toks) {
 		return nameVerdict{}
 	}
+	toks = builderName(toks)
 	v := nameVerdict{neg: negativeName(toks), pos: prefixIn(toks, positiveParts)}
 	v.body = v.neg == "" && isBodyName(toks)
 	return v
+}
+
+// builderName drops "widget" from the names of the Elementor page
+// builder, which calls every element of a page a widget: its
+// "elementor-widget-theme-post-content" and "elementor-widget-container"
+// hold the post itself (22 of the 990 trafilatura pages). Its other words
+// still count ("elementor-widget-nav-menu").
+func builderName(toks []string) []string {
+	if len(toks) < 2 || toks[0] != "elementor" {
+		return toks
+	}
+	out := toks[:1]
+	for _, t := range toks[1:] {
+		if t != "widget" && t != "widgets" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // taxonomyName reports whether a name labels the post rather than the
