@@ -1,19 +1,16 @@
 package evaluate
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/klauspost/compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/gz"
 )
 
 // Metric names how a dataset is scored; each follows ../shared/data/README.md.
@@ -75,25 +72,6 @@ func LoadExtract(dataDir, name string) (*Dataset, error) {
 	return ds, nil
 }
 
-// ReadGzip returns the decompressed content of a .gz file.
-func ReadGzip(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer zr.Close()
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
-}
-
 func loadScrapinghub(dir string) (*Dataset, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))
 	if err != nil {
@@ -108,7 +86,7 @@ func loadScrapinghub(dir string) (*Dataset, error) {
 	}
 	ds := &Dataset{Metric: Shingles}
 	for id, g := range gt {
-		b, err := ReadGzip(filepath.Join(dir, "html", id+".html.gz"))
+		b, err := gz.ReadFile(filepath.Join(dir, "html", id+".html.gz"))
 		if err != nil {
 			return nil, err
 		}
@@ -132,7 +110,7 @@ func loadTrafilatura(dir string) (*Dataset, error) {
 	}
 	ds := &Dataset{Metric: Snippets}
 	for u, e := range ev {
-		b, err := ReadGzip(filepath.Join(dir, "html", e.File+".gz"))
+		b, err := gz.ReadFile(filepath.Join(dir, "html", e.File+".gz"))
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +136,7 @@ func loadGoldDir(dir string) (*Dataset, error) {
 	ds := &Dataset{Metric: BagOfWords}
 	for _, f := range files {
 		id := strings.TrimSuffix(filepath.Base(f), ".html.gz")
-		b, err := ReadGzip(f)
+		b, err := gz.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
@@ -170,29 +148,4 @@ func loadGoldDir(dir string) (*Dataset, error) {
 		ds.Pages = append(ds.Pages, Page{ID: id, URL: url, HTML: body, Gold: string(gold)})
 	}
 	return ds, nil
-}
-
-// ReadJSONLines decodes every line of a JSONL file into a new T.
-func ReadJSONLines[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		out = append(out, v)
-	}
-	return out, sc.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/shareddata"
 )
 
@@ -47,11 +48,11 @@ func TestScorerReproducesReference(t *testing.T) {
 		for _, tool := range []string{"go-trafilatura", "go-readability"} {
 			t.Run(set+"/"+tool, func(t *testing.T) {
 				base := filepath.Join(data, "reference", set+"."+tool)
-				texts, err := ReadJSONLines[refText](base + ".jsonl")
+				texts, err := jsonl.ReadFile[refText](base + ".jsonl")
 				if err != nil {
 					t.Fatal(err)
 				}
-				scores, err := ReadJSONLines[refScore](base + ".scores.jsonl")
+				scores, err := jsonl.ReadFile[refScore](base + ".scores.jsonl")
 				if err != nil {
 					t.Fatal(err)
 				}

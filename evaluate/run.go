@@ -4,9 +4,10 @@ import (
 	"net/url"
 	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/jsonl"
+	"github.com/winnow-go/winnow/internal/par"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -58,30 +59,17 @@ func RunExtract(ds *Dataset, fn Extractor, workers int) (res *Result, texts map[
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	out := make([]string, len(ds.Pages))
+	fails := make([]error, len(ds.Pages))
+	par.Each(len(ds.Pages), workers, func(i int) { out[i], fails[i] = fn(&ds.Pages[i]) })
 	texts = make(map[string]string, len(ds.Pages))
 	errs = make(map[string]error)
-	var mu sync.Mutex
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range jobs {
-				p := &ds.Pages[i]
-				t, err := fn(p)
-				mu.Lock()
-				texts[p.ID] = t
-				if err != nil {
-					errs[p.ID] = err
-				}
-				mu.Unlock()
-			}
-		})
+	for i, p := range ds.Pages {
+		texts[p.ID] = out[i]
+		if fails[i] != nil {
+			errs[p.ID] = fails[i]
+		}
 	}
-	for i := range ds.Pages {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
 	return Score(ds, texts), texts, errs
 }
 
@@ -116,7 +104,7 @@ func Losses(ds *Dataset, mine, other *Result) []Loss {
 // ReferenceResult scores a peer's stored outputs
 // (reference/<set>.<tool>.jsonl) on ds.
 func ReferenceResult(dataDir string, ds *Dataset, tool string) (*Result, error) {
-	rows, err := ReadJSONLines[struct {
+	rows, err := jsonl.ReadFile[struct {
 		ID   string `json:"id"`
 		Text string `json:"text"`
 	}](referencePath(dataDir, ds.Name, tool))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -35,7 +36,7 @@ func LoadCleanPortalEval(dataDir string) ([]SitePage, error) {
 	for _, in := range inputs {
 		id := strings.TrimSuffix(filepath.Base(in), ".html.gz")
 		site := filepath.Base(filepath.Dir(filepath.Dir(in)))
-		raw, err := ReadGzip(in)
+		raw, err := gz.ReadFile(in)
 		if err != nil {
 			return nil, err
 		}

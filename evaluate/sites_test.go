@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/shareddata"
 )
 
@@ -29,7 +30,7 @@ func TestCleanPortalReference(t *testing.T) {
 	}
 	for _, tool := range []string{"go-trafilatura", "go-readability"} {
 		base := filepath.Join(data, "reference", "cleanportaleval."+tool)
-		texts, err := ReadJSONLines[refText](base + ".jsonl")
+		texts, err := jsonl.ReadFile[refText](base + ".jsonl")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +38,7 @@ func TestCleanPortalReference(t *testing.T) {
 		for _, r := range texts {
 			out[r.ID] = r.Text
 		}
-		scores, err := ReadJSONLines[struct {
+		scores, err := jsonl.ReadFile[struct {
 			ID string `json:"id"`
 			TP int    `json:"lcs_tp"`
 			FP int    `json:"lcs_fp"`

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/internal/gz"
 )
 
 // SWDEAttributes are the attributes of the book vertical scored for survival.
@@ -37,7 +38,7 @@ func LoadSWDE(dataDir string) ([]SWDESite, error) {
 		s := SWDESite{Name: name, Values: map[string][]string{}}
 		for i := range 500 {
 			id := fmt.Sprintf("%04d", i)
-			raw, err := ReadGzip(filepath.Join(root, name, id+".htm.gz"))
+			raw, err := gz.ReadFile(filepath.Join(root, name, id+".htm.gz"))
 			if err != nil {
 				return nil, err
 			}

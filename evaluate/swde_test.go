@@ -11,6 +11,7 @@ import (
 
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/shareddata"
 )
 
@@ -48,7 +49,7 @@ func TestSWDEHardNegatives(t *testing.T) {
 		var ids []string
 		for i := range 500 {
 			id := fmt.Sprintf("%04d", i)
-			raw, err := ReadGzip(filepath.Join(dir, site, id+".htm.gz"))
+			raw, err := gz.ReadFile(filepath.Join(dir, site, id+".htm.gz"))
 			if err != nil {
 				t.Fatal(err)
 			}

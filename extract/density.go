@@ -179,6 +179,7 @@ func classifyDensity(p *Page) {
 	if len(p.Blocks) == 0 {
 		return
 	}
+	overruleNames(p)
 	c := newClassifier(p)
 	region := c.region()
 	titleIdx := c.titleBlock(region)
@@ -271,7 +272,6 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 }
 
 func newClassifier(p *Page) *classifier {
-	overruleNames(p)
 	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), weight: make(map[*html.Node]float64),
 		pos: make(map[*html.Node]float64), span: make(map[*html.Node][2]int)}
 	for i, b := range p.Blocks {

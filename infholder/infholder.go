@@ -25,10 +25,9 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/par"
 )
 
 const stage = "infholder"
@@ -211,7 +210,7 @@ func Learn(group string, pages []*extract.Page, opts Options) *Template {
 const MinPages = 3
 
 // LearnGroups groups pages by GroupKeys over their URLs (groups of at
-// least two pages), learns each group's template on its pages (in
+// least MinPages pages), learns each group's template on its pages (in
 // order of first appearance) and labels them. It returns the templates
 // by group key.
 func LearnGroups(pages []*extract.Page, opts Options) map[string]*Template {
@@ -223,7 +222,7 @@ func LearnGroups(pages []*extract.Page, opts Options) map[string]*Template {
 	}
 	groups := map[string][]*extract.Page{}
 	var order []string
-	for i, k := range GroupKeys(urls, 2) {
+	for i, k := range GroupKeys(urls, MinPages) {
 		if groups[k] == nil {
 			order = append(order, k)
 		}
@@ -275,16 +274,7 @@ func learn(group string, samples []Sample, opts Options) (*Template, [][]mark) {
 	peers := min(opts.Peers, len(samples)-1)
 	// Each page's comparisons with its peers are independent: they run on
 	// the workers, and the votes are counted in page order after.
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(opts.Workers, len(samples))) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(samples); i = int(next.Add(1)) - 1 {
-				marks[i] = compare(samples, i, peers, opts)
-			}
-		})
-	}
-	wg.Wait()
+	par.Each(len(samples), opts.Workers, func(i int) { marks[i] = compare(samples, i, peers, opts) })
 	seen := map[uint32]int{}
 	for i, smp := range samples {
 		for _, m := range marks[i] {

@@ -1,13 +1,10 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/klauspost/compress/gzip"
 	"io"
 	"io/fs"
 	"mime"
@@ -18,11 +15,14 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/ascii"
+	"github.com/winnow-go/winnow/internal/gz"
+	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/warc"
 )
 
@@ -297,13 +297,7 @@ func readJSONL(path string, fn func(Input) error) error {
 		r = zr
 	}
 	base := filepath.Base(path)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	return jsonl.Scan(r, path, func(line int, b []byte) error {
 		in := Input{Source: fmt.Sprintf("%s:%d", base, line)}
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(b, &raw); err != nil {
@@ -311,14 +305,8 @@ func readJSONL(path string, fn func(Input) error) error {
 		} else {
 			in = jsonInput(in, raw)
 		}
-		if err := fn(in); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+		return fn(in)
+	})
 }
 
 func jsonInput(in Input, raw map[string]json.RawMessage) Input {
@@ -427,10 +415,7 @@ func htmlFile(name string) bool {
 func readPage(dir, p string) Input {
 	rel, _ := filepath.Rel(dir, p)
 	in := Input{Source: filepath.ToSlash(rel), URL: fileURL(p)}
-	b, err := os.ReadFile(p)
-	if err == nil && strings.HasSuffix(p, ".gz") {
-		b, err = gunzip(b)
-	}
+	b, err := gz.ReadFile(p)
 	if err != nil {
 		in.Status, in.Err = StatusError, err.Error()
 		return in
@@ -443,37 +428,6 @@ func readPage(dir, p string) Input {
 	}
 	return in
 }
-
-// gunzip decompresses a whole .gz file into a buffer sized from the
-// gzip trailer's length (a hint: it is the size modulo 4 GiB, and the file
-// may be several members or corrupt), which saves the regrowing that
-// io.ReadAll does.
-func gunzip(b []byte) ([]byte, error) {
-	zr, _ := gzipReaders.Get().(*gzip.Reader)
-	var err error
-	if zr == nil {
-		zr, err = gzip.NewReader(bytes.NewReader(b))
-	} else {
-		err = zr.Reset(bytes.NewReader(b))
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer gzipReaders.Put(zr)
-	var buf bytes.Buffer
-	if len(b) >= 18 {
-		if n := int(binary.LittleEndian.Uint32(b[len(b)-4:])); n > 0 && n <= 64*len(b) && n <= 1<<30 {
-			buf.Grow(n + bytes.MinRead)
-		}
-	}
-	if _, err := buf.ReadFrom(zr); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// gzipReaders keeps gzip readers, and their 32 kB windows, for gunzip.
-var gzipReaders sync.Pool
 
 // fileURL is the file: URL of a path, made absolute: the site of a page
 // with no URL of its own is the folder it lies in (infholder.Site).

@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/internal/par"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -186,7 +186,7 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 	if err != nil {
 		return nil, err
 	}
-	groupOf := infholder.GroupKeys(urls, 2)
+	groupOf := infholder.GroupKeys(urls, infholder.MinPages)
 	members := map[string][]infholder.Sample{}
 	var order []string
 	for idx := range urls {
@@ -218,29 +218,22 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 			st.keys[sq] = groupOf[idx]
 		}
 	}
-	// Groups are learned (or loaded) on the workers, and stored in group
-	// order.
-	// A group's pages are compared on the workers too, so that one large
-	// group does not leave them idle.
+	// Groups are learned (or loaded) on the workers and stored in group
+	// order; a group's pages are compared on the workers too, so that one
+	// large group does not leave them idle.
 	topts := opts.Template
 	if topts.Workers == 0 {
 		topts.Workers = workers
 	}
 	tpls := make([]*infholder.Template, len(order))
 	errs := make([]error, len(order))
-	var next atomic.Int64
-	for range min(workers, len(order)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(order); i = int(next.Add(1)) - 1 {
-				k := order[i]
-				if tpls[i] = loadTemplate(opts.TemplatesDir, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
-					tpls[i] = infholder.LearnSamples(k, members[k], topts)
-					errs[i] = saveTemplate(opts.TemplatesDir, tpls[i])
-				}
-			}
-		})
-	}
-	wg.Wait()
+	par.Each(len(order), workers, func(i int) {
+		k := order[i]
+		if tpls[i] = loadTemplate(opts.TemplatesDir, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
+			tpls[i] = infholder.LearnSamples(k, members[k], topts)
+			errs[i] = saveTemplate(opts.TemplatesDir, tpls[i])
+		}
+	})
 	for i, k := range order {
 		if errs[i] != nil {
 			return nil, errs[i]

@@ -6,12 +6,13 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
-	"github.com/klauspost/compress/flate"
-	"github.com/klauspost/compress/gzip"
 	"io"
 	"net/textproto"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 )
 
 // ErrNotHTTP is returned by ParseResponse for a block that does not start

@@ -13,10 +13,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/klauspost/compress/gzip"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // DefaultMaxRecordBytes is the default for Reader.SetMaxRecordBytes.
@@ -163,7 +164,11 @@ func (r *Reader) Next() (*Record, error) {
 				return nil, &RecordError{r.memberAt, fmt.Errorf("%w: gzip header: %v", ErrTruncated, err)}
 			}
 			r.gz.Multistream(false)
-			r.body = bufio.NewReaderSize(r.gz, 64<<10)
+			if r.body == nil {
+				r.body = bufio.NewReaderSize(r.gz, 64<<10)
+			} else {
+				r.body.Reset(r.gz) // the last record's bytes are copied out already
+			}
 			r.inMember = true
 		}
 		start := r.memberAt

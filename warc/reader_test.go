@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -307,5 +308,36 @@ func TestRealPayloads(t *testing.T) {
 			}
 		}
 		f.Close()
+	}
+}
+
+// BenchmarkReadGzipped reads a .warc.gz of 2000 small records, one gzip
+// member each, as crawlers write them.
+func BenchmarkReadGzipped(b *testing.B) {
+	var file bytes.Buffer
+	for i := range 2000 {
+		zw := gzip.NewWriter(&file)
+		body := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body><p>Page " + strings.Repeat("text ", i%50) + "</p></body></html>"
+		io.WriteString(zw, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.org/"+strings.Repeat("x", i%7)+"\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body+"\r\n\r\n")
+		zw.Close()
+	}
+	b.SetBytes(int64(file.Len()))
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(file.Bytes()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != 2000 {
+			b.Fatalf("%d records", n)
+		}
 	}
 }

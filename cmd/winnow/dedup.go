@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/dedup"
+	"github.com/winnow-go/winnow/internal/jsonl"
 )
 
 type dedupFlags struct {
@@ -203,35 +204,16 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 var defaultSimShingles = []int{1, 2}
 
 func readDedupInput(path string, norm, simNorm *dedup.Normalizer) ([]map[string]json.RawMessage, []dedup.Doc, error) {
-	var r io.Reader
-	if path == "-" {
-		r = os.Stdin
-	} else {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer fh.Close()
-		r = fh
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	var raws []map[string]json.RawMessage
 	var docs []dedup.Doc
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err := scanJSONLines(path, func(line int, b []byte) error {
 		var raw map[string]json.RawMessage
 		var rec dedupRecord
 		if err := json.Unmarshal(b, &raw); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		d := dedup.Doc{URL: rec.URL, TextLen: len(rec.Text), Features: norm.Features(rec.Text)}
 		d.Fingerprint, d.HasFingerprint = simNorm.Fingerprint(rec.Text)
@@ -249,11 +231,28 @@ func readDedupInput(path string, norm, simNorm *dedup.Normalizer) ([]map[string]
 		raw[rawLineKey] = json.RawMessage(bytes.Clone(b))
 		raws = append(raws, raw)
 		docs = append(docs, d)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return raws, docs, nil
+}
+
+// scanJSONLines calls fn with the number and the bytes of every non-empty
+// line of a JSONL file ("-" is standard input). b is valid only during
+// the call.
+func scanJSONLines(path string, fn func(line int, b []byte) error) error {
+	var r io.Reader = os.Stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		r = fh
+	}
+	return jsonl.Scan(r, path, fn)
 }
 
 // storeWant is the index settings asked for on the command line: nil
@@ -328,7 +327,7 @@ func checkIndex(dir string, want *dedup.StoreOptions, texts []string, docs []ded
 // without an index) names, per cluster centre, a page of an earlier run
 // that the whole cluster duplicates.
 func writeDedupOutput(path string, raws []map[string]json.RawMessage, docs []dedup.Doc, res *dedup.Result, held []string, drop bool) error {
-	w, closeFn, err := createOut(path)
+	w, closeFn, err := createOut(path, os.Stdout)
 	if err != nil {
 		return err
 	}
@@ -406,11 +405,11 @@ func jsonString(s string) json.RawMessage {
 	return json.RawMessage(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
-// createOut opens a file for writing ("-" is standard output) behind a
+// createOut opens a file for writing ("-" or "" is stdout) behind a
 // buffer; the returned function flushes and closes it.
-func createOut(path string) (io.Writer, func() error, error) {
-	if path == "-" {
-		bw := bufio.NewWriter(os.Stdout)
+func createOut(path string, stdout io.Writer) (io.Writer, func() error, error) {
+	if path == "-" || path == "" {
+		bw := bufio.NewWriter(stdout)
 		return bw, bw.Flush, nil
 	}
 	fh, err := os.Create(path)
@@ -428,7 +427,7 @@ func createOut(path string) (io.Writer, func() error, error) {
 }
 
 func writeRedirects(path string, docs []dedup.Doc, res *dedup.Result, held []string) error {
-	w, closeFn, err := createOut(path)
+	w, closeFn, err := createOut(path, os.Stdout)
 	if err != nil {
 		return err
 	}

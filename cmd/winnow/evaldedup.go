@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/evaluate"
+	"github.com/winnow-go/winnow/internal/jsonl"
 )
 
 type evalDedupFlags struct {
@@ -194,30 +194,15 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func readTexts(path string) (texts, urls []string, err error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
+	recs, err := jsonl.ReadFile[struct{ URL, Text string }](path)
+	for _, r := range recs {
+		texts, urls = append(texts, r.Text), append(urls, r.URL)
 	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var rec struct{ URL, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		texts, urls = append(texts, rec.Text), append(urls, rec.URL)
-	}
-	return texts, urls, sc.Err()
+	return texts, urls, err
 }
 
 func saveCollection(path string, urls, texts []string) error {
-	w, closeFn, err := createOut(path)
+	w, closeFn, err := createOut(path, os.Stdout)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/klauspost/compress/gzip"
 	"io"
 	"net/http"
 	"net/url"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/extract"
@@ -239,7 +239,7 @@ func applySiteTemplate(p *extract.Page, site string, opts extract.Options) error
 	if p.URL != nil {
 		self = p.URL.String()
 	}
-	keys := infholder.GroupKeys(append(urls, self), 2)
+	keys := infholder.GroupKeys(append(urls, self), infholder.MinPages)
 	mine := keys[len(keys)-1]
 	group := []*extract.Page{p}
 	for i, k := range keys[:len(urls)] {

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -147,27 +144,15 @@ be read, or has no words, gives a line with "error".`,
 
 // withOutput runs fn on the named file ("-" is stdout), closing it after.
 func withOutput(path string, stdout io.Writer, fn func(io.Writer) error) error {
-	if path == "-" || path == "" {
-		bw := bufio.NewWriter(stdout)
-		if err := fn(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	fh, err := os.Create(path)
+	w, closeFn, err := createOut(path, stdout)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(fh)
-	if err := fn(bw); err != nil {
-		fh.Close()
+	if err := fn(w); err != nil {
+		closeFn()
 		return err
 	}
-	if err := bw.Flush(); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return closeFn()
 }
 
 // indexRecord is one input line: its URL and text, or why it could not be
@@ -181,22 +166,7 @@ type indexRecord struct {
 // scanIndexInput calls fn for every non-empty line of a JSONL file ("-" is
 // stdin).
 func scanIndexInput(path string, fn func(indexRecord) error) error {
-	var r io.Reader = os.Stdin
-	if path != "-" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		r = fh
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	return scanJSONLines(path, func(line int, b []byte) error {
 		var rec dedupRecord
 		ir := indexRecord{line: line}
 		switch err := json.Unmarshal(b, &rec); {
@@ -207,14 +177,8 @@ func scanIndexInput(path string, fn func(indexRecord) error) error {
 		default:
 			ir.url, ir.text = rec.URL, rec.Text
 		}
-		if err := fn(ir); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+		return fn(ir)
+	})
 }
 
 // indexAddBatch is how many records one synced batch holds.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"html/template"
+	"os"
 	"sort"
 
 	"github.com/winnow-go/winnow/dedup"
@@ -99,7 +100,7 @@ func writeDedupReport(path string, docs []dedup.Doc, snippet func(int) string, r
 		}
 		data.Top = append(data.Top, tc)
 	}
-	w, closeFn, err := createOut(path)
+	w, closeFn, err := createOut(path, os.Stdout)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,55 @@
+// Package jsonl reads JSON Lines.
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// MaxLine is the longest line Scan reads.
+const MaxLine = 256 << 20
+
+// Scan calls fn with the number (from 1) and the bytes, trimmed, of every
+// non-empty line of r. b is valid only during the call. It stops at the
+// first error of fn, returned as it is, or of reading, returned after
+// name (the file's).
+func Scan(r io.Reader, name string, fn func(line int, b []byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), MaxLine)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		if err := fn(line, b); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// ReadFile decodes every non-empty line of a JSONL file into a new T.
+func ReadFile[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	err = Scan(f, path, func(line int, b []byte) error {
+		var v T
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
