@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -29,6 +30,12 @@ func warcFiles(t *testing.T) []string {
 		t.Fatalf("only %d WARC files", len(files))
 	}
 	return files
+}
+
+// caseName names a WARC file's subtest: its folder and file name, so
+// that -run 'TestRecordCounts/iana/iana.warc.gz' reruns one file.
+func caseName(path string) string {
+	return filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
 }
 
 // plain returns a file's decompressed bytes.
@@ -64,7 +71,7 @@ func TestRecordCounts(t *testing.T) {
 		"clueweb-quirk.warc.gz": {"warcinfo": 1, "response": 29},
 	}
 	for _, path := range warcFiles(t) {
-		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
+		t.Run(caseName(path), func(t *testing.T) {
 			want := map[string]int{}
 			for _, m := range headerType.FindAllSubmatch(plain(t, path), -1) {
 				want[string(m[1])]++
@@ -144,54 +151,58 @@ func TestTruncatedGzip(t *testing.T) {
 		if !strings.HasSuffix(path, ".gz") {
 			continue
 		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ends, recs := members(t, b)
-		for k := 1; k <= 10; k++ {
-			cut := int64(len(b)) * int64(k) / 11
-			if k == 10 && len(ends) > 1 {
-				cut = ends[len(ends)/2] // exactly between two members
-			}
-			want, boundary := 0, false
-			for i, e := range ends {
-				if e <= cut {
-					want += recs[i]
-				}
-				boundary = boundary || e == cut
-			}
-			r, err := NewReader(bytes.NewReader(b[:cut]))
+		t.Run(caseName(path), func(t *testing.T) {
+			b, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, errs := 0, 0
-			for {
-				_, err := r.Next()
-				if err == io.EOF {
-					break
+			ends, recs := members(t, b)
+			for k := 1; k <= 10; k++ {
+				cut := int64(len(b)) * int64(k) / 11
+				if k == 10 && len(ends) > 1 {
+					cut = ends[len(ends)/2] // exactly between two members
 				}
-				if err != nil {
-					var re *RecordError
-					if !errors.As(err, &re) || re.Offset > cut {
-						t.Errorf("%s cut at %d: bad error %v", filepath.Base(path), cut, err)
+				t.Run(fmt.Sprintf("cut=%d", cut), func(t *testing.T) {
+					want, boundary := 0, false
+					for i, e := range ends {
+						if e <= cut {
+							want += recs[i]
+						}
+						boundary = boundary || e == cut
 					}
-					errs++
-					continue
-				}
-				if errs > 0 {
-					t.Errorf("%s cut at %d: a record after the error", filepath.Base(path), cut)
-				}
-				got++
+					r, err := NewReader(bytes.NewReader(b[:cut]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, errs := 0, 0
+					for {
+						_, err := r.Next()
+						if err == io.EOF {
+							break
+						}
+						if err != nil {
+							var re *RecordError
+							if !errors.As(err, &re) || re.Offset > cut {
+								t.Errorf("%s cut at %d: bad error %v", filepath.Base(path), cut, err)
+							}
+							errs++
+							continue
+						}
+						if errs > 0 {
+							t.Errorf("%s cut at %d: a record after the error", filepath.Base(path), cut)
+						}
+						got++
+					}
+					wantErrs := 1
+					if boundary {
+						wantErrs = 0
+					}
+					if got != want || errs != wantErrs {
+						t.Errorf("%s cut at %d of %d: %d records and %d errors, want %d and %d", filepath.Base(path), cut, len(b), got, errs, want, wantErrs)
+					}
+				})
 			}
-			wantErrs := 1
-			if boundary {
-				wantErrs = 0
-			}
-			if got != want || errs != wantErrs {
-				t.Errorf("%s cut at %d of %d: %d records and %d errors, want %d and %d", filepath.Base(path), cut, len(b), got, errs, want, wantErrs)
-			}
-		}
+		})
 	}
 }
 
@@ -284,30 +295,32 @@ func TestParseResponse(t *testing.T) {
 // plain both come out as HTML.
 func TestRealPayloads(t *testing.T) {
 	for _, path := range warcFiles(t) {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, _ := NewReader(f)
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil || rec.Type() != "response" || !strings.HasPrefix(rec.TargetURI(), "http") {
-				continue
-			}
-			resp, err := ParseResponse(rec.Block)
+		t.Run(caseName(path), func(t *testing.T) {
+			f, err := os.Open(path)
 			if err != nil {
-				t.Errorf("%s at %d: %v", filepath.Base(path), rec.Offset, err)
-				continue
+				t.Fatal(err)
 			}
-			ct := resp.Header.Get("Content-Type")
-			if resp.StatusCode == 200 && strings.Contains(ct, "html") && !bytes.Contains(bytes.ToLower(resp.Body[:min(len(resp.Body), 4096)]), []byte("<")) {
-				t.Errorf("%s at %d: HTML body without markup: %q", filepath.Base(path), rec.Offset, resp.Body[:min(len(resp.Body), 60)])
+			defer f.Close()
+			r, _ := NewReader(f)
+			for {
+				rec, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil || rec.Type() != "response" || !strings.HasPrefix(rec.TargetURI(), "http") {
+					continue
+				}
+				resp, err := ParseResponse(rec.Block)
+				if err != nil {
+					t.Errorf("%s at %d: %v", filepath.Base(path), rec.Offset, err)
+					continue
+				}
+				ct := resp.Header.Get("Content-Type")
+				if resp.StatusCode == 200 && strings.Contains(ct, "html") && !bytes.Contains(bytes.ToLower(resp.Body[:min(len(resp.Body), 4096)]), []byte("<")) {
+					t.Errorf("%s at %d: HTML body without markup: %q", filepath.Base(path), rec.Offset, resp.Body[:min(len(resp.Body), 60)])
+				}
 			}
-		}
-		f.Close()
+		})
 	}
 }
 
