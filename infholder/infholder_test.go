@@ -21,9 +21,11 @@ func TestGroupKeys(t *testing.T) {
 	want := []string{"example.com/news/2013/", "example.com/news/2013/", "example.com/news/2013/",
 		"example.com/blog/", "example.com/blog/", "other.org/"}
 	for i := range urls {
-		if keys[i] != want[i] {
-			t.Errorf("%s: key %q, want %q", urls[i], keys[i], want[i])
-		}
+		t.Run(urls[i], func(t *testing.T) {
+			if keys[i] != want[i] {
+				t.Errorf("%s: key %q, want %q", urls[i], keys[i], want[i])
+			}
+		})
 	}
 }
 
@@ -130,9 +132,11 @@ func TestSite(t *testing.T) {
 		{"file:///data/site-a/0001.htm", "file:/data/site-a", nil},
 		{"not a url at all", "not a url at all", nil},
 	} {
-		host, dirs := Site(c.url)
-		if host != c.host || !slices.Equal(dirs, c.dirs) {
-			t.Errorf("Site(%q) = %q %q, want %q %q", c.url, host, dirs, c.host, c.dirs)
-		}
+		t.Run(c.url, func(t *testing.T) {
+			host, dirs := Site(c.url)
+			if host != c.host || !slices.Equal(dirs, c.dirs) {
+				t.Errorf("Site(%q) = %q %q, want %q %q", c.url, host, dirs, c.host, c.dirs)
+			}
+		})
 	}
 }
