@@ -46,35 +46,37 @@ func mustRules(t *testing.T, yml string) *Set {
 // inside the content, everything outside is dropped, and the title
 // selector sets the title.
 func TestApplyKeepDrop(t *testing.T) {
-	for _, sels := range [][2]string{
-		{"//div[contains(@class,'story')]", "//div[@class='share-tools']"},
-		{"css:div.story", "div.share-tools"},
+	for _, tc := range []struct{ name, content, drop string }{
+		{"xpath", "//div[contains(@class,'story')]", "//div[@class='share-tools']"},
+		{"css", "css:div.story", "div.share-tools"},
 	} {
-		set := mustRules(t, "- host: example.com\n  content: \""+sels[0]+"\"\n  drop: \""+sels[1]+"\"\n  title: css:h1.headline\n")
-		p := parse(t, page, "https://www.example.com/news/1")
-		r := set.Match(p.URL)
-		if r == nil {
-			t.Fatal("no rule for www.example.com")
-		}
-		out := r.Apply(p, 0)
-		if out.Status != StatusOK || out.Dropped != 8 {
-			t.Fatalf("%v: outcome %+v", sels, out)
-		}
-		extract.Classify(p)
-		text := p.Text()
-		for _, want := range []string{"A story", "harbour bridge", "Work starts"} {
-			if !strings.Contains(text, want) {
-				t.Errorf("%v: %q lost: %q", sels, want, text)
+		t.Run(tc.name, func(t *testing.T) {
+			set := mustRules(t, "- host: example.com\n  content: \""+tc.content+"\"\n  drop: \""+tc.drop+"\"\n  title: css:h1.headline\n")
+			p := parse(t, page, "https://www.example.com/news/1")
+			r := set.Match(p.URL)
+			if r == nil {
+				t.Fatal("no rule for www.example.com")
 			}
-		}
-		for _, gone := range []string{"Share this", "Copyright", "Sport"} {
-			if strings.Contains(text, gone) {
-				t.Errorf("%v: %q kept: %q", sels, gone, text)
+			out := r.Apply(p, 0)
+			if out.Status != StatusOK || out.Dropped != 8 {
+				t.Fatalf("%v: outcome %+v", tc, out)
 			}
-		}
-		if p.Title != "A story" {
-			t.Errorf("title %q", p.Title)
-		}
+			extract.Classify(p)
+			text := p.Text()
+			for _, want := range []string{"A story", "harbour bridge", "Work starts"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("%v: %q lost: %q", tc, want, text)
+				}
+			}
+			for _, gone := range []string{"Share this", "Copyright", "Sport"} {
+				if strings.Contains(text, gone) {
+					t.Errorf("%v: %q kept: %q", tc, gone, text)
+				}
+			}
+			if p.Title != "A story" {
+				t.Errorf("title %q", p.Title)
+			}
+		})
 	}
 }
 
@@ -126,14 +128,16 @@ func TestMatch(t *testing.T) {
 		"https://other.org/sport/1":          -1,
 		"https://notexample.com/a":           -1,
 	} {
-		pu, _ := url.Parse(u)
-		got := set.Match(pu)
-		switch {
-		case want < 0 && got != nil:
-			t.Errorf("%s matched %s", u, got.Name)
-		case want >= 0 && got != set.Rules[want]:
-			t.Errorf("%s: got %v, want rule %d", u, got, want)
-		}
+		t.Run(u, func(t *testing.T) {
+			pu, _ := url.Parse(u)
+			got := set.Match(pu)
+			switch {
+			case want < 0 && got != nil:
+				t.Errorf("%s matched %s", u, got.Name)
+			case want >= 0 && got != set.Rules[want]:
+				t.Errorf("%s: got %v, want rule %d", u, got, want)
+			}
+		})
 	}
 }
 
@@ -166,9 +170,13 @@ func TestLoadErrors(t *testing.T) {
 		"b.yml:1: did not find expected",
 		"ff.example.txt:8:",
 	} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("no %q in:\n%s", want, msg)
-		}
+		// Each problem is a subtest named by its place, e.g. a.yaml:4.
+		name, _, _ := strings.Cut(want, ": ")
+		t.Run(strings.TrimSuffix(name, ":"), func(t *testing.T) {
+			if !strings.Contains(msg, want) {
+				t.Errorf("no %q in:\n%s", want, msg)
+			}
+		})
 	}
 	ff := set.Rules[1]
 	if ff.Hosts[0] != "ff.example" || len(ff.Content) != 1 || len(ff.Drop) != 2 || len(ff.Title) != 1 || len(ff.TestURLs) != 1 {
