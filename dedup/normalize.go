@@ -12,6 +12,8 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // NumberPolicy says what normalisation does with numbers. Seed 000 names
@@ -100,16 +102,10 @@ func NewNormalizer(opts Options) (*Normalizer, error) {
 	return &Normalizer{opts: opts}, nil
 }
 
-// isIdeo reports whether r belongs to a script written without spaces;
-// each such character is a token of its own.
-func isIdeo(r rune) bool {
-	switch {
-	case r >= 0x3040 && r <= 0x30FF, r >= 0x3400 && r <= 0x4DBF, r >= 0x4E00 && r <= 0x9FFF,
-		r >= 0xF900 && r <= 0xFAFF, r >= 0xAC00 && r <= 0xD7AF, r >= 0x20000 && r <= 0x2FA1F:
-		return true
-	}
-	return false
-}
+// isIdeo reports whether r belongs to a script written without spaces
+// (the shared table, textseg.IsCJK); each such character is a token of its
+// own.
+func isIdeo(r rune) bool { return textseg.IsCJK(r) }
 
 // Tokens normalises text and splits it into tokens: runs of letters and
 // digits (punctuation, symbols and pseudo-graphics separate them), each

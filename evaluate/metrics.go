@@ -2,7 +2,8 @@ package evaluate
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // PRF holds one page's or one corpus's precision, recall and F1.
@@ -12,65 +13,22 @@ type PRF struct {
 	F1        float64 `json:"f1"`
 }
 
-// isWordRune reports whether r belongs to a Unicode \w run as Python's re
-// module defines it: letters, numbers and the underscore. (Go's regexp \w is
-// ASCII only, so the benchmarks' tokens are rebuilt by hand.)
-func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
-}
-
-// isIdeograph reports whether r is one of the characters that the DAnIEL and
-// CleanEval-zh metric counts as a token of its own: Hiragana and Katakana,
-// CJK ideographs (with extension A and the compatibility block) and Hangul.
-func isIdeograph(r rune) bool {
-	switch {
-	case r >= 0x3040 && r <= 0x30FF,
-		r >= 0x3400 && r <= 0x4DBF,
-		r >= 0x4E00 && r <= 0x9FFF,
-		r >= 0xF900 && r <= 0xFAFF,
-		r >= 0xAC00 && r <= 0xD7AF:
-		return true
-	}
-	return false
-}
+// isIdeograph reports whether r is one of the characters that the DAnIEL
+// and CleanEval-zh metric counts as a token of its own: Hiragana and
+// Katakana, CJK ideographs (with extension A and the compatibility block)
+// and Hangul, as ../shared/data/README.md lists them. That is the shared
+// table (textseg.IsCJK) without its supplementary-plane ideographs
+// (U+20000-U+2FA1F), which the metric's ranges leave out: there they stay
+// part of a \w run.
+func isIdeograph(r rune) bool { return r < 0x10000 && textseg.IsCJK(r) }
 
 // WordTokens splits s into maximal runs of word runes (Python's `\w+`).
-func WordTokens(s string) []string { return tokens(s, false) }
+func WordTokens(s string) []string { return textseg.Words(s, nil) }
 
 // CJKTokens lower-cases s and splits it as the DAnIEL metric does: word runs
 // in alphabetic scripts, and every ideograph, kana or Hangul syllable a token
 // of its own.
-func CJKTokens(s string) []string { return tokens(strings.ToLower(s), true) }
-
-// tokens returns the runs of word runes of s; with splitCJK every
-// isIdeograph rune is a token of its own.
-func tokens(s string, splitCJK bool) []string {
-	var toks []string
-	start := -1
-	for i, r := range s {
-		switch {
-		case splitCJK && isIdeograph(r):
-			if start >= 0 {
-				toks = append(toks, s[start:i])
-				start = -1
-			}
-			toks = append(toks, string(r))
-		case isWordRune(r):
-			if start < 0 {
-				start = i
-			}
-		default:
-			if start >= 0 {
-				toks = append(toks, s[start:i])
-				start = -1
-			}
-		}
-	}
-	if start >= 0 {
-		toks = append(toks, s[start:])
-	}
-	return toks
-}
+func CJKTokens(s string) []string { return textseg.Words(strings.ToLower(s), isIdeograph) }
 
 // ShingleScore is one page's score under the Scrapinghub article-extraction
 // benchmark: shingle counts normalised to sum to one, and whether the whole

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // The density classifier follows Kohlschütter, Fankhauser and Nejdl,
@@ -1021,33 +1023,7 @@ func titleMatch(heading, title string) float64 {
 
 // titleWords splits a normalised title into words, each CJK character a
 // word of its own.
-func titleWords(s string) []string {
-	var out []string
-	start := -1
-	for i, r := range s {
-		switch {
-		case isCJK(r):
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
-			out = append(out, string(r))
-		case isWordRune(r):
-			if start < 0 {
-				start = i
-			}
-		default:
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
-}
+func titleWords(s string) []string { return textseg.Words(s, isCJK) }
 
 func normTitle(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))

@@ -1,29 +1,18 @@
 package extract
 
 import (
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
-// isCJK reports whether r is written without spaces between words: CJK
-// ideographs, kana, Hangul syllables and CJK punctuation-free letters. Each
-// such character counts as one word (the metric of the DAnIEL sets does the same).
-func isCJK(r rune) bool {
-	switch {
-	case r >= 0x3040 && r <= 0x30FF, // Hiragana, Katakana
-		r >= 0x3400 && r <= 0x4DBF, // CJK extension A
-		r >= 0x4E00 && r <= 0x9FFF, // CJK unified ideographs
-		r >= 0xF900 && r <= 0xFAFF, // compatibility ideographs
-		r >= 0xAC00 && r <= 0xD7AF, // Hangul syllables
-		r >= 0x20000 && r <= 0x2FA1F:
-		return true
-	}
-	return false
-}
+// isCJK reports whether r is written without spaces between words (the
+// shared table, [textseg.IsCJK]); each such character counts as one word,
+// as the DAnIEL metric counts it.
+func isCJK(r rune) bool { return textseg.IsCJK(r) }
 
-func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
-}
+// isWordRune reports whether r belongs to a Unicode \w run.
+func isWordRune(r rune) bool { return textseg.IsWordRune(r) }
 
 // countWords counts \w+ runs in s, with every CJK character a word of its
 // own, and also returns the number of CJK characters and of sentence

@@ -1,0 +1,43 @@
+package textseg
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestIsCJK(t *testing.T) {
+	for _, c := range []struct {
+		r    rune
+		want bool
+	}{
+		{'a', false}, {'я', false}, {'。', false}, {'，', false},
+		{'ぁ', true}, {'ヿ', true}, {'㐀', true}, {'中', true}, {'鿿', true},
+		{'豈', true}, {'가', true}, {'힯', true}, {0x20000, true}, {0x2FA1F, true},
+		{0x2FA20, false}, {0x1F600, false},
+	} {
+		if got := IsCJK(c.r); got != c.want {
+			t.Errorf("IsCJK(%U) = %v, want %v", c.r, got, c.want)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		alone    func(rune) bool
+		want     []string
+	}{
+		{"empty", "", IsCJK, nil},
+		{"latin", "it's a co-op, 3.14", nil, []string{"it", "s", "a", "co", "op", "3", "14"}},
+		{"cjk run kept", "中文abc", nil, []string{"中文abc"}},
+		{"cjk split", "中文abc中", IsCJK, []string{"中", "文", "abc", "中"}},
+		{"supplementary", "\U00020000x", IsCJK, []string{"\U00020000", "x"}},
+		{"cyrillic and marks", "Ёлка — 2024_г", IsCJK, []string{"Ёлка", "2024_г"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Words(c.in, c.alone); !slices.Equal(got, c.want) {
+				t.Errorf("Words(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
