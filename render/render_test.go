@@ -145,29 +145,31 @@ body { font-family: F; background: url("` + srv.URL + `/bg.png"); }</style>
 </body></html>`
 	res := mapResources{"https://site.test/own.css": "p { color: red }"}
 	for _, js := range []bool{false, true} {
-		raw, _, err := Serialize(parse(t, page))
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := browser.Render(context.Background(), "https://site.test/page", raw, res, Options{JS: js})
-		if err != nil {
-			t.Fatal(err)
-		}
-		served, blocked := 0, 0
-		for _, r := range l.Requests {
-			switch {
-			case r.Served:
-				served++
-			case strings.HasPrefix(r.Why, "blocked"):
-				blocked++
-			default:
-				t.Errorf("request neither served nor blocked: %+v", r)
+		t.Run(fmt.Sprintf("js=%v", js), func(t *testing.T) {
+			raw, _, err := Serialize(parse(t, page))
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		t.Logf("js=%v: %d served, %d blocked: %+v", js, served, blocked, l.Requests)
-		if served != 2 || blocked < 4 {
-			t.Errorf("js=%v: %d served, %d blocked", js, served, blocked)
-		}
+			l, err := browser.Render(context.Background(), "https://site.test/page", raw, res, Options{JS: js})
+			if err != nil {
+				t.Fatal(err)
+			}
+			served, blocked := 0, 0
+			for _, r := range l.Requests {
+				switch {
+				case r.Served:
+					served++
+				case strings.HasPrefix(r.Why, "blocked"):
+					blocked++
+				default:
+					t.Errorf("request neither served nor blocked: %+v", r)
+				}
+			}
+			t.Logf("js=%v: %d served, %d blocked: %+v", js, served, blocked, l.Requests)
+			if served != 2 || blocked < 4 {
+				t.Errorf("js=%v: %d served, %d blocked", js, served, blocked)
+			}
+		})
 	}
 	mu.Lock()
 	defer mu.Unlock()
