@@ -200,17 +200,17 @@ func classifyDensity(p *Page) {
 		}
 		if i == titleIdx {
 			b.Label = Content
-			b.Vote(stageDensity, "title", 1)
+			b.Vote(stageDensity, ReasonTitle, 1)
 			continue
 		}
 		if specs[i] {
 			b.Label = Content
-			b.Vote(stageDensity, "spec-list", 1)
+			b.Vote(stageDensity, ReasonSpecList, 1)
 			continue
 		}
 		if !inRegion(b.Node) {
 			b.Label = Boilerplate
-			b.Vote(stageDensity, "outside-region", -1)
+			b.Vote(stageDensity, ReasonOutsideRegion, -1)
 			continue
 		}
 		c.labelInside(b, region)
@@ -230,14 +230,14 @@ func (c *classifier) keepAuthor(titleIdx int) {
 	}
 	blocks := c.page.Blocks
 	for _, b := range blocks[titleIdx+1 : min(titleIdx+4, len(blocks))] {
-		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
+		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != ReasonOutsideRegion {
 			return
 		}
 		if b.Kind != Heading && b.Kind != Paragraph || b.Words > 24 || b.hint < 0 || !authorLine(b.Text) {
 			return
 		}
 		b.Label = Content
-		b.Vote(stageDensity, "author", 1)
+		b.Vote(stageDensity, ReasonAuthor, 1)
 	}
 }
 
@@ -262,14 +262,14 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 	}
 	for j := titleIdx + 1; j < end; j++ {
 		b := blocks[j]
-		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != "outside-region" {
+		if b.Label != Boilerplate || len(b.Reasons) != 1 || b.Reasons[0].Rule != ReasonOutsideRegion {
 			continue
 		}
 		if b.hint < 0 || b.teaser || b.Kind != Paragraph || b.LinkDensity() > 0.3 || b.effWords() < 12 || b.punct == 0 || dateLike(b.Text) || byline(b.Text) || credit(b.Text) {
 			continue
 		}
 		b.Label = Content
-		b.Vote(stageDensity, "lead", 1)
+		b.Vote(stageDensity, ReasonLead, 1)
 	}
 }
 
@@ -411,13 +411,13 @@ func (c *classifier) stopperCuts(inRegion func(*html.Node) bool) map[int]string 
 		if _, done := cut[i]; done {
 			continue
 		}
-		if seen < 30 || !isStopper(b) {
+		if seen < stopperAfterWords || !isStopper(b) {
 			if c.w[i] > 0 {
 				seen += b.effWords()
 			}
 			continue
 		}
-		cut[i] = "stopper"
+		cut[i] = ReasonStopper
 		end, own := i, false
 		for n := b.Node; n != nil; n = n.Parent {
 			if sp := c.span[n]; sp[1] > i || sp[0] < i {
@@ -440,7 +440,7 @@ func (c *classifier) stopperCuts(inRegion func(*html.Node) bool) map[int]string 
 			if !own && blocks[j].Kind == Heading && blocks[j].Level <= level && !isStopper(blocks[j]) {
 				break
 			}
-			cut[j] = "stopper-section"
+			cut[j] = ReasonStopperSection
 		}
 	}
 	return cut
@@ -805,49 +805,52 @@ func (c *classifier) insideForm(n, region *html.Node) bool {
 	return false
 }
 
+// labelInside labels a block of the region. The first case that holds
+// decides, so the order is the rules' precedence; reasons.go documents
+// each reason and its thresholds.
 func (c *classifier) labelInside(b *Block, region *html.Node) {
 	ld := b.LinkDensity()
 	ew := b.effWords()
 	switch {
 	case c.hintWithin(b.Node, region) < 0:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "class:"+b.hintRule, -1)
-	case ld > maxLinkDensity && b.Kind != Heading && !(ew >= 25 && b.punct >= 2 && ld <= 0.75):
+		b.Vote(stageDensity, ReasonClassPrefix+b.hintRule, -1)
+	case ld > maxLinkDensity && b.Kind != Heading && !(ew >= digestWords && b.punct >= digestPunct && ld <= digestLinkDensity):
 		// Long items with sentences may carry many links (a digest of
 		// the day's stories); menus and link lists do not have sentences.
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "link-density", -ld)
+		b.Vote(stageDensity, ReasonLinkDensity, -ld)
 	case b.Kind == Caption:
 		// Captions describe pictures; the benchmarks' gold texts and the
 		// readers of a corpus want the article's own text.
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "caption", -1)
+		b.Vote(stageDensity, ReasonCaption, -1)
 	case c.insideForm(b.Node, region):
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "form", -1)
-	case b.Kind != Heading && b.Kind != TableCell && b.Kind != ListItem && b.Words <= 2 && b.punct == 0:
+		b.Vote(stageDensity, ReasonForm, -1)
+	case b.Kind != Heading && b.Kind != TableCell && b.Kind != ListItem && b.Words <= fragmentWords && b.punct == 0:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "fragment", -1)
-	case b.Kind == Paragraph && b.Node.DataAtom == atom.Div && b.punct == 0 && ew < 12 && b.Words > 2:
+		b.Vote(stageDensity, ReasonFragment, -1)
+	case b.Kind == Paragraph && b.Node.DataAtom == atom.Div && b.punct == 0 && ew < labelWords && b.Words > fragmentWords:
 		// A short line in a bare div, neither a heading nor a sentence:
 		// a picture's caption or a label, not the article's prose.
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "label", -1)
-	case b.Kind != Heading && b.Kind != TableCell && b.Words <= 10 && dateLike(b.Text):
+		b.Vote(stageDensity, ReasonLabel, -1)
+	case b.Kind != Heading && b.Kind != TableCell && b.Words <= dateWords && dateLike(b.Text):
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "date", -1)
+		b.Vote(stageDensity, ReasonDate, -1)
 	case b.Kind != Heading && credit(b.Text):
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "credit", -1)
+		b.Vote(stageDensity, ReasonCredit, -1)
 	case b.teaser:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "teaser", -1)
-	case b.inLink && ew < 10:
+		b.Vote(stageDensity, ReasonTeaser, -1)
+	case b.inLink && ew < linkWords:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "link", -1)
+		b.Vote(stageDensity, ReasonLink, -1)
 	default:
 		b.Label = Content
-		b.Vote(stageDensity, "in-region", b.weight())
+		b.Vote(stageDensity, ReasonInRegion, b.weight())
 	}
 }
 
@@ -867,12 +870,12 @@ func (c *classifier) trimEdges() {
 		if b.Kind == Heading || isTitleVote(b) {
 			return false, false // keep, and look further
 		}
-		short := b.punct == 0 && b.effWords() < 10
+		short := b.punct == 0 && b.effWords() < edgeWords
 		if !short && !dateLike(b.Text) && !byline(b.Text) {
 			return false, true
 		}
 		b.Label = Boilerplate
-		b.Vote(stageDensity, "short-edge", -1)
+		b.Vote(stageDensity, ReasonShortEdge, -1)
 		return true, false
 	}
 	for _, b := range blocks {
@@ -895,7 +898,7 @@ func (c *classifier) trimEdges() {
 		linkedItem := b.Kind == ListItem && b.LinkDensity() >= 0.25 && b.effWords() < 3*tailWords
 		if b.Kind == Heading || short && (b.Kind == Paragraph || b.Kind == Caption) || linkedItem {
 			b.Label = Boilerplate
-			b.Vote(stageDensity, "tail", -1)
+			b.Vote(stageDensity, ReasonTail, -1)
 			continue
 		}
 		break
@@ -907,7 +910,7 @@ const tailWords = 10
 
 func isTitleVote(b *Block) bool {
 	for _, r := range b.Reasons {
-		if r.Stage == stageDensity && r.Rule == "title" {
+		if r.Stage == stageDensity && r.Rule == ReasonTitle {
 			return true
 		}
 	}
