@@ -31,6 +31,10 @@ import (
 //     section that a title such as "Related" opens); the article title and
 //     its lead are kept from outside the region, and short lines at the
 //     edges of the kept text are trimmed.
+//
+// Every verdict names its rule in the block's Reason: reasons.go lists the
+// rules (ReasonOutsideRegion, ReasonClassPrefix, ...) with what each
+// catches and where its thresholds come from.
 
 const (
 	stageDensity = "density"
@@ -917,9 +921,9 @@ func isTitleVote(b *Block) bool {
 	return false
 }
 
-// titleBlock finds the article's title: the heading that best matches the
-// page title, or else the first h1 before the region. It returns -1 when
-// there is none.
+// titleBlock finds the article's title: the heading (or "title"-classed
+// element) that best matches the page title, an h1 and a place in the
+// region breaking ties (see ReasonTitle). It returns -1 when none matches.
 func (c *classifier) titleBlock(region *html.Node) int {
 	title := normTitle(c.page.Title)
 	best, bestScore, bestCover := -1, 0.0, 0.0

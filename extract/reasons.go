@@ -50,13 +50,15 @@ const (
 
 	// ReasonTitle (content) marks the article's headline: the heading (or
 	// an element whose class says "title") that best matches the page's
-	// <title> or og:title, kept wherever it sits. A heading scores its
-	// titleMatch cover plus 0.5 when the cover is at least 0.3, plus 0.3
-	// for an h1 and 0.1 inside the region, and wins from 0.5 up; so an h1
-	// before the region is the title even without a match, and a section
-	// heading such as "Amsterdam" that covers little of "The 7th Amsterdam
-	// Light Festival" is not. The golds of daniel-* and CleanPortalEval
-	// hold the headline. 38cadec (word match: daniel-ru 0.879 -> 0.881).
+	// <title> or og:title, kept wherever it sits. A candidate scores 0.5
+	// plus its titleMatch cover when the cover is at least 0.3 (else 0),
+	// plus 0.3 for an h1 and 0.1 inside the region, and the best wins
+	// from 0.5 up: a heading must match the page title, and an h1 or a
+	// place in the region only breaks ties. A section heading such as
+	// "Amsterdam", which covers little of "The 7th Amsterdam Light
+	// Festival", is not the title. The golds of daniel-* and
+	// CleanPortalEval hold the headline. 38cadec (word match: daniel-ru
+	// 0.879 -> 0.881).
 	ReasonTitle = "title"
 
 	// ReasonSpecList (content) marks the items of a "Label: value" list, a
