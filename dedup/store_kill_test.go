@@ -163,7 +163,7 @@ func checkStoreConsistent(t *testing.T, st *Store) {
 		case 't':
 			id := keyID(k, 10)
 			tables[id]++
-			if _, _, err := st.get(id); err != nil {
+			if _, err := st.get(id); err != nil {
 				t.Errorf("table key of a missing document %d", id)
 			}
 		}
@@ -173,8 +173,8 @@ func checkStoreConsistent(t *testing.T, st *Store) {
 		if urls[d.URL] != id {
 			t.Errorf("document %d (%s): URL key points at %d", id, d.URL, urls[d.URL])
 		}
-		if tables[id] != len(st.tables) {
-			t.Errorf("document %d has %d table keys, want %d", id, tables[id], len(st.tables))
+		if tables[id] != len(st.kind.(*simKind).tables) {
+			t.Errorf("document %d has %d table keys, want %d", id, tables[id], len(st.kind.(*simKind).tables))
 		}
 		if id >= st.next {
 			t.Errorf("document %d at or past the next id %d", id, st.next)

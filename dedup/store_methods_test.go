@@ -238,8 +238,9 @@ func TestStoreRebuild(t *testing.T) {
 	// A crash in a rebuild leaves keys of the other generation behind.
 	before := queryIDs(t, st, texts[50])
 	junk := st.db.NewBatch()
-	junk.Set(appendID(sigKey(st.gen^1, 1), 7), nil, nil)
-	junk.Set(genDocKey(st.gen^1, 7), sigsValue([]uint64{1}), nil)
+	gen := st.kind.(*sigKind).gen
+	junk.Set(appendID(sigKey(gen^1, 1), 7), nil, nil)
+	junk.Set(genDocKey(gen^1, 7), sigsValue([]uint64{1}), nil)
 	if err := junk.Commit(pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
@@ -301,6 +302,7 @@ func checkSignedStore(t *testing.T, st *Store) int {
 	sigs := map[uint64][]uint64{}
 	lookups := map[uint64]int{}
 	other := 0
+	gen := st.kind.(*sigKind).gen
 	it, err := st.db.NewIter(&pebble.IterOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -310,9 +312,9 @@ func checkSignedStore(t *testing.T, st *Store) int {
 		switch {
 		case k[0] == 'd':
 			docs[keyID(k, 1)] = string(v)
-		case k[0] == 'g' && k[1] == st.gen:
+		case k[0] == 'g' && k[1] == gen:
 			sigs[keyID(k, 2)] = readSigs(v)
-		case k[0] == 's' && k[1] == st.gen:
+		case k[0] == 's' && k[1] == gen:
 			lookups[keyID(k, 10)]++
 		case k[0] == 'g' || k[0] == 's':
 			other++
