@@ -1,14 +1,15 @@
 package evaluate
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 var updateBaseline = flag.Bool("update-baseline", false, "rewrite testdata/baseline.json with the current figures")
@@ -41,7 +42,7 @@ func TestExtractBaseline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, _, errs := RunExtract(ds, WinnowExtractor(extract.Options{}, Stages{}), 0)
+		res, _, errs := RunExtract(ds, WinnowExtractor(context.Background(), pipeline.Stages{}), 0)
 		if len(errs) > 0 {
 			t.Errorf("%s: %d pages failed to extract", name, len(errs))
 		}

@@ -1,11 +1,9 @@
 package evaluate
 
 import (
-	"net/url"
+	"context"
 	"testing"
 
-	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/xpathrules"
@@ -15,20 +13,18 @@ import (
 // suggest does.
 func suggestFrom(t *testing.T, pages []SitePage, keep func(string) bool) *xpathrules.Set {
 	t.Helper()
-	var parsed []*extract.Page
+	var inputs []pipeline.Input
 	for _, p := range pages {
-		if !keep(p.ID) {
-			continue
+		if keep(p.ID) {
+			inputs = append(inputs, pipeline.Input{URL: p.URL, Source: p.ID, Body: p.HTML})
 		}
-		u, _ := url.Parse(p.URL)
-		pg, err := extract.Parse(p.HTML, extract.Options{URL: u})
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed = append(parsed, pg)
+	}
+	suggested, _, err := pipeline.SuggestRules(context.Background(), inputs, pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	set := &xpathrules.Set{}
-	for _, s := range pipeline.SuggestRules(parsed) {
+	for _, s := range suggested {
 		set.Rules = append(set.Rules, s.Rule)
 	}
 	return set
@@ -55,7 +51,7 @@ func TestSuggestedRulesCleanPortalEval(t *testing.T) {
 		}
 	}
 	score := func(rules *xpathrules.Set) float64 {
-		texts, err := ExtractSites(all, Template, infholder.Options{}, Stages{Rules: rules})
+		texts, err := ExtractSites(context.Background(), all, Template, pipeline.Stages{Rules: rules})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,11 +79,11 @@ func TestSuggestedRulesSWDE(t *testing.T) {
 		pages = append(pages, s.Pages...)
 	}
 	rules := suggestFrom(t, pages, low)
-	with, err := ScoreSWDE(sites, Template, infholder.Options{}, Stages{Rules: rules}, high)
+	with, err := ScoreSWDE(context.Background(), sites, Template, pipeline.Stages{Rules: rules}, high)
 	if err != nil {
 		t.Fatal(err)
 	}
-	without, err := ScoreSWDE(sites, Template, infholder.Options{}, Stages{}, high)
+	without, err := ScoreSWDE(context.Background(), sites, Template, pipeline.Stages{}, high)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,53 +1,27 @@
 package evaluate
 
 import (
-	"net/url"
+	"context"
 	"runtime"
 	"sort"
 
-	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/par"
-	"github.com/winnow-go/winnow/xpathrules"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 // Extractor turns one evaluation page into the text that is scored.
 type Extractor func(p *Page) (string, error)
 
-// Stages are the optional stages an evaluation runs before the density
-// classifier: site rules (nil for none) and a layout stage (render.Page
-// on a browser; nil for none).
-type Stages struct {
-	Rules  *xpathrules.Set
-	Layout func(p *extract.Page) error
-}
-
-// WinnowExtractor extracts with the extract package and the given options;
-// the page URL is filled in per page. A page's site rule applies first,
-// judged against its typical_words, then the layout stage, then the
-// density classifier.
-func WinnowExtractor(opts extract.Options, st Stages) Extractor {
+// WinnowExtractor extracts each page on its own through the stages of
+// st, as winnow extract and winnow run --single-page do; the page URL is
+// filled in per page.
+func WinnowExtractor(ctx context.Context, st pipeline.Stages) Extractor {
 	return func(p *Page) (string, error) {
-		o := opts
-		if p.URL != "" {
-			if u, err := url.Parse(p.URL); err == nil {
-				o.URL = u
-			}
-		}
-		o.NoClassify = true
-		pg, err := extract.Extract(p.HTML, o)
+		pg, _, err := st.Page(ctx, pipeline.Input{URL: p.URL, Body: p.HTML}, nil, "")
 		if err != nil {
 			return "", err
 		}
-		if r := st.Rules.Match(pg.URL); r != nil {
-			r.Apply(pg, 0)
-		}
-		if st.Layout != nil {
-			if err := st.Layout(pg); err != nil {
-				return "", err
-			}
-		}
-		extract.Classify(pg)
 		return pg.Text(), nil
 	}
 }

@@ -1,9 +1,9 @@
 package evaluate
 
 import (
+	"context"
 	"fmt"
 	"html"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,9 +11,8 @@ import (
 	"strings"
 
 	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/internal/gz"
-	"github.com/winnow-go/winnow/xpathrules"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 // SitePage is one page of a multi-page site set.
@@ -148,68 +147,35 @@ const (
 	TemplateOnly SiteVariant = "template-only" // Infholder template alone: everything else is kept
 )
 
-// ExtractSites extracts every page with a variant and returns the texts by
-// page ID. Pages are grouped by GroupKeys over all their URLs. Site rules
-// apply first, each judged against its median content length over these
-// pages, as a batch run judges it over its samples; then the layout stage.
-func ExtractSites(pages []SitePage, v SiteVariant, opts infholder.Options, st Stages) (map[string]string, error) {
-	texts := make(map[string]string, len(pages))
-	parsed := make([]*extract.Page, len(pages))
+// ExtractSites extracts every page with a variant through the stages of
+// st, exactly as winnow run does over the same pages (pass 1 learns the
+// site templates from them; SinglePage is run --single-page), and returns
+// the texts by page ID.
+func ExtractSites(ctx context.Context, pages []SitePage, v SiteVariant, st pipeline.Stages) (map[string]string, error) {
+	inputs := make([]pipeline.Input, len(pages))
 	for i, p := range pages {
-		u, _ := url.Parse(p.URL)
-		pg, err := extract.Parse(p.HTML, extract.Options{URL: u})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.ID, err)
+		inputs[i] = pipeline.Input{URL: p.URL, Source: p.ID, Body: p.HTML}
+	}
+	st.TemplateOnly = v == TemplateOnly
+	texts := make([]string, len(pages))
+	errs := make([]string, len(pages))
+	_, err := pipeline.ProcessPages(ctx, inputs, pipeline.Options{Stages: st, SinglePage: v == SinglePage}, func(i int, r *pipeline.Record, _ *extract.Page) {
+		texts[i] = r.Text
+		if r.Status != pipeline.StatusOK {
+			errs[i] = r.Error
 		}
-		parsed[i] = pg
+	})
+	if err != nil {
+		return nil, err
 	}
-	ApplyRules(st.Rules, parsed)
-	if st.Layout != nil {
-		for i, pg := range parsed {
-			if err := st.Layout(pg); err != nil {
-				return nil, fmt.Errorf("%s: %w", pages[i].ID, err)
-			}
-		}
-	}
-	if v != SinglePage {
-		infholder.LearnGroups(parsed, opts)
-	}
-	for i, pg := range parsed {
-		if v == TemplateOnly {
-			for _, b := range pg.Blocks {
-				if b.Label == extract.Unknown {
-					b.Label = extract.Content
-				}
-			}
-		} else {
-			extract.Classify(pg)
-		}
-		texts[pages[i].ID] = pg.Text()
-	}
-	return texts, nil
-}
-
-// ApplyRules applies each page's rule, judged against the rule's median
-// content length over the pages, and returns the outcomes.
-func ApplyRules(rules *xpathrules.Set, pages []*extract.Page) []xpathrules.Outcome {
-	out := make([]xpathrules.Outcome, len(pages))
-	if rules == nil {
-		return out
-	}
-	matched := make([]*xpathrules.Rule, len(pages))
-	words := map[*xpathrules.Rule][]int{}
+	out := make(map[string]string, len(pages))
 	for i, p := range pages {
-		if r := rules.Match(p.URL); r != nil {
-			matched[i] = r
-			words[r] = append(words[r], r.ContentWords(p))
+		if errs[i] != "" {
+			return nil, fmt.Errorf("%s: %s", p.ID, errs[i])
 		}
+		out[p.ID] = texts[i]
 	}
-	for i, r := range matched {
-		if r != nil {
-			out[i] = r.Apply(pages[i], xpathrules.Typical(words[r]))
-		}
-	}
-	return out
+	return out, nil
 }
 
 // PageFilter reads a page selection: "" or "all", "odd" or "even" (by the

@@ -1,13 +1,14 @@
 package evaluate
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"testing"
 
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 // TestCleanPortalReference scores the peers' stored outputs on
@@ -83,7 +84,7 @@ func TestCleanPortalTemplate(t *testing.T) {
 	f1 := map[SiteVariant]float64{}
 	per := map[SiteVariant][]PageScore{}
 	for _, v := range []SiteVariant{SinglePage, Template} {
-		texts, err := ExtractSites(pages, v, infholder.Options{}, Stages{})
+		texts, err := ExtractSites(context.Background(), pages, v, pipeline.Stages{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"html"
 	"os"
@@ -13,8 +14,8 @@ import (
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/internal/gz"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 // SWDEAttributes are the attributes of the book vertical scored for survival.
@@ -96,10 +97,10 @@ type SWDEScore struct {
 // optional stages) and scores the pages keep selects (nil: all).
 // recurring_removed counts nodes that recur on more than half of all the
 // site's pages.
-func ScoreSWDE(sites []SWDESite, v SiteVariant, opts infholder.Options, st Stages, keep func(id string) bool) (SWDEScore, error) {
+func ScoreSWDE(ctx context.Context, sites []SWDESite, v SiteVariant, st pipeline.Stages, keep func(id string) bool) (SWDEScore, error) {
 	var values, lost, recurring, removed int
 	for _, site := range sites {
-		texts, err := ExtractSites(site.Pages, v, opts, st)
+		texts, err := ExtractSites(ctx, site.Pages, v, st)
 		if err != nil {
 			return SWDEScore{}, err
 		}

@@ -1,10 +1,11 @@
 package evaluate
 
 import (
+	"context"
 	"testing"
 
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 func TestSWDESurvival(t *testing.T) {
@@ -13,7 +14,7 @@ func TestSWDESurvival(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []SiteVariant{SinglePage, Template} {
-		s, err := ScoreSWDE(sites, v, infholder.Options{}, Stages{}, nil)
+		s, err := ScoreSWDE(context.Background(), sites, v, pipeline.Stages{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

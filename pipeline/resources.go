@@ -44,12 +44,3 @@ func (w *warcResources) Resource(url string) ([]byte, string, bool) {
 }
 
 var _ render.Resources = (*warcResources)(nil)
-
-// RenderConfig turns on the layout stage of a run.
-type RenderConfig struct {
-	Browser render.Browser
-	Options render.Options
-	// Log, when set, gets every rendered page's requests (served from
-	// the WARC, or blocked), as the pages are rendered.
-	Log func(pageURL string, requests []render.Request)
-}

@@ -7,24 +7,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"runtime"
 	"sort"
 	"sync"
 	"time"
 
-	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/infholder"
-	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // Options configure Run. The zero value uses every core and extract's
 // defaults.
 type Options struct {
-	Workers int             // extraction goroutines; 0 means GOMAXPROCS
-	Extract extract.Options // MaxPageBytes and the like; URL, FetchedAt and ContentType are set per page
-	Record  RecordOptions
+	Workers int // extraction goroutines; 0 means GOMAXPROCS
+	// Stages are the labelling stages every page goes through.
+	Stages Stages
+	Record RecordOptions
 	// Progress, when set, is called after every record written with the
 	// number of records written so far and the number of records the run
 	// will write (known after pass 1; 0 in a single-page run).
@@ -41,8 +38,6 @@ type Options struct {
 	// files are clearly larger. 0 means DefaultHoldBytes; a negative
 	// value holds nothing.
 	HoldBytes int64
-	// Template configures template learning.
-	Template infholder.Options
 	// Skip is the number of leading records that are already written (a
 	// resumed run): they are read but neither processed nor written.
 	Skip int
@@ -50,13 +45,6 @@ type Options struct {
 	// run loads it instead of learning, and relearns it when the site's
 	// pages no longer fit it.
 	TemplatesDir string
-	// Rules are per-site XPath/CSS rules, applied before the template and
-	// density stages (nil for none).
-	Rules *xpathrules.Set
-	// Render, when set, renders every page (after the rules, before the
-	// template) with its subresources from the input WARC files; a page
-	// the browser fails on is an error record.
-	Render *RenderConfig
 }
 
 func (o Options) holdBytes() int64 {
@@ -78,7 +66,9 @@ type Summary struct {
 	// which it was broken (the page fell back to the other stages).
 	Rules       map[string]int `json:"rules,omitempty"`
 	RulesBroken map[string]int `json:"rules_broken,omitempty"`
-	Seconds     float64        `json:"seconds"`
+	// Dedup is what near-duplicate detection found, when it ran.
+	Dedup   *DedupSummary `json:"dedup,omitempty"`
+	Seconds float64       `json:"seconds"`
 }
 
 // workers is the number of extraction goroutines: Workers, or GOMAXPROCS.
@@ -96,6 +86,7 @@ func (o Options) workers() int {
 func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summary, error) {
 	start := time.Now()
 	workers := opts.workers()
+	var err error
 	type job struct {
 		seq int
 		in  Input
@@ -106,25 +97,29 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		line []byte // the record encoded, on the worker
 		err  error
 	}
-	var st *siteTemplates
-	var res *warcResources
-	if opts.Render != nil {
-		res = newWARCResources()
-	}
-	if !opts.SinglePage {
-		var err error
-		if st, err = learnTemplates(ctx, paths, opts, res); err != nil {
+	var sites *Sites
+	if opts.Stages.Render != nil && opts.Stages.Render.Resources == nil {
+		// Pages render with their subresources from the input WARC files.
+		res := newWARCResources()
+		rc := *opts.Stages.Render
+		rc.Resources = res
+		opts.Stages.Render = &rc
+		if opts.SinglePage {
+			// No pass 1 to index the subresources in: a read of its own.
+			if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers); err != nil {
+				return Summary{}, fmt.Errorf("pipeline: resources: %w", err)
+			}
+		} else if sites, err = learnSites(ctx, paths, opts, res); err != nil {
 			return Summary{}, fmt.Errorf("pipeline: pass 1: %w", err)
 		}
-	} else if res != nil {
-		// No pass 1 to index the subresources in: a read of its own.
-		if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers); err != nil {
-			return Summary{}, fmt.Errorf("pipeline: resources: %w", err)
+	} else if !opts.SinglePage {
+		if sites, err = learnSites(ctx, paths, opts, nil); err != nil {
+			return Summary{}, fmt.Errorf("pipeline: pass 1: %w", err)
 		}
 	}
 	total := 0
-	if st != nil {
-		total = len(st.keys)
+	if sites != nil {
+		total = len(sites.groups)
 	}
 	jobs := make(chan job, workers)
 	results := make(chan result, workers)
@@ -156,10 +151,10 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			seq++
 			return nil
 		}
-		if st != nil && st.held != nil {
+		if sites != nil && sites.held != nil {
 			// Pass 1 kept the whole input: it is not read again.
-			for i, in := range st.held {
-				st.held[i] = Input{} // pass 2 owns it now
+			for i, in := range sites.held {
+				sites.held[i] = Input{} // pass 2 owns it now
 				if readErr = feed(in); readErr != nil {
 					return
 				}
@@ -172,15 +167,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				var tpl *infholder.Template
-				var group string
-				var typical map[*xpathrules.Rule]int
-				if st != nil && j.seq < len(st.keys) {
-					group = st.keys[j.seq]
-					tpl = st.templates[group]
-					typical = st.typical
-				}
-				rec := process(ctx, j.in, opts, group, tpl, typical, res)
+				rec := opts.Stages.Record(ctx, j.in, sites, sites.Group(j.seq), opts.Record)
 				var buf bytes.Buffer
 				err := WriteRecord(&buf, rec)
 				results <- result{j.seq, rec, buf.Bytes(), err}
@@ -263,53 +250,6 @@ func errorKind(msg string) string {
 	return msg
 }
 
-// process turns one input into its record, applying the page's site rule
-// and the template of its site group when there are. typical holds each
-// rule's usual content word count, from pass 1.
-func process(ctx context.Context, in Input, opts Options, group string, tpl *infholder.Template, typical map[*xpathrules.Rule]int, res *warcResources) *Record {
-	if in.Status != "" {
-		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra}
-		if !in.FetchedAt.IsZero() {
-			s := in.FetchedAt.UTC().Format(time.RFC3339)
-			r.FetchedAt = &s
-		}
-		return r
-	}
-	eo := opts.Extract
-	eo.URL, _ = url.Parse(in.URL)
-	eo.FetchedAt, eo.ContentType = in.FetchedAt, in.ContentType
-	p, err := extract.Parse(in.Body, eo)
-	if err != nil {
-		r := ErrorRecord(in.URL, in.Source, err)
-		r.Score, r.Extra = in.Score, in.Extra
-		return r
-	}
-	var ro xpathrules.Outcome
-	if rule := opts.Rules.Match(p.URL); rule != nil {
-		ro = rule.Apply(p, typical[rule])
-	}
-	if opts.Render != nil && p.URL != nil {
-		l, err := render.Page(ctx, opts.Render.Browser, p, p.URL.String(), res, opts.Render.Options)
-		if err != nil {
-			r := ErrorRecord(in.URL, in.Source, err)
-			r.Score, r.Extra = in.Score, in.Extra
-			return r
-		}
-		if opts.Render.Log != nil {
-			opts.Render.Log(p.URL.String(), l.Requests)
-		}
-	}
-	if tpl != nil {
-		tpl.Apply(p, opts.Template)
-	}
-	extract.Classify(p)
-	r := NewRecord(p, in.Source, opts.Record)
-	r.Group = group
-	r.SetRule(ro)
-	r.Score, r.Extra = in.Score, in.Extra
-	return r
-}
-
 // WriteSummary writes the summary as indented JSON.
 func WriteSummary(w io.Writer, s Summary) error {
 	b, err := json.MarshalIndent(s, "", "  ")
@@ -338,6 +278,9 @@ func (s Summary) Describe() string {
 	sort.Strings(rules)
 	for _, r := range rules {
 		out += fmt.Sprintf("\n  rule %s: %d pages, %d broken", r, s.Rules[r], s.RulesBroken[r])
+	}
+	if s.Dedup != nil {
+		out += "\n" + s.Dedup.Describe()
 	}
 	return out
 }

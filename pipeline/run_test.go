@@ -6,14 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/render"
@@ -283,7 +284,7 @@ func TestRunRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain, _, _ := runRecordsWith(t, []string{dir}, Options{Workers: 2})
-	recs, _, sum := runRecordsWith(t, []string{dir}, Options{Workers: 2, Rules: rules})
+	recs, _, sum := runRecordsWith(t, []string{dir}, Options{Workers: 2, Stages: Stages{Rules: rules}})
 	broken := 0
 	for i, r := range recs {
 		layoutB := strings.HasSuffix(r["source"].(string), "_04.html.gz") || strings.HasSuffix(r["source"].(string), "_05.html.gz")
@@ -338,7 +339,7 @@ func TestRunRenderIANA(t *testing.T) {
 		logs[u] = reqs
 		mu.Unlock()
 	}}
-	recs, _, sum := runRecordsWith(t, []string{path}, Options{Workers: 2, Render: cfg})
+	recs, _, sum := runRecordsWith(t, []string{path}, Options{Workers: 2, Stages: Stages{Render: cfg}})
 	if sum.OK != 16 || len(logs) != 16 {
 		t.Fatalf("%d ok records, %d pages rendered; summary %+v", sum.OK, len(logs), sum)
 	}
@@ -382,9 +383,9 @@ func TestRunHoldOrRead(t *testing.T) {
 		hold  int64
 		held  bool
 	}{{paths, 0, true}, {paths, 200 << 10, false}, {[]string{dir}, 100 << 10, false}, {[]string{dir}, 0, true}, {paths, -1, false}} {
-		st, err := learnTemplates(context.Background(), c.paths, Options{Workers: 2, HoldBytes: c.hold}, nil)
-		if err != nil || (st.held != nil) != c.held || (c.held && len(st.held) != len(st.keys)) {
-			t.Fatalf("HoldBytes %d: held %d inputs of %d, err %v", c.hold, len(st.held), len(st.keys), err)
+		st, err := learnSites(context.Background(), c.paths, Options{Workers: 2, HoldBytes: c.hold}, nil)
+		if err != nil || (st.held != nil) != c.held || (c.held && len(st.held) != len(st.groups)) {
+			t.Fatalf("HoldBytes %d: held %d inputs of %d, err %v", c.hold, len(st.held), len(st.groups), err)
 		}
 	}
 	if got := inputBytes([]string{dir}); got != int64(len(short)+gzipRatio*page.Len()) || got > 100<<10 {

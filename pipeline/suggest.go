@@ -1,25 +1,37 @@
 package pipeline
 
 import (
+	"context"
 	"sort"
 
 	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
-// SuggestRules labels parsed pages as a run without rules does (site
-// templates learned per group, then the density classifier) and suggests
-// one rule per site (host, www. folded; see xpathrules.Suggest), in host
-// order, with the site's first two URLs as its test URLs. Sites where no
-// element holds the content are left out.
-func SuggestRules(pages []*extract.Page) []*xpathrules.Suggestion {
-	infholder.LearnGroups(pages, infholder.Options{})
+// SuggestRules labels the inputs as a run without rules does (site
+// templates learned per group, then the density classifier; opts.Stages
+// without its Rules) and suggests one rule per site (host, www. folded;
+// see xpathrules.Suggest), in host order, with the site's first two URLs
+// as its test URLs. Sites where no element holds the content are left
+// out. The labelled pages are held in memory. failed lists the records
+// of the inputs that could not be labelled, in input order.
+func SuggestRules(ctx context.Context, inputs []Input, opts Options) (suggested []*xpathrules.Suggestion, failed []*Record, err error) {
+	opts.Stages.Rules = nil
+	pages := make([]*extract.Page, len(inputs))
+	recs := make([]*Record, len(inputs))
+	_, err = ProcessPages(ctx, inputs, opts, func(i int, r *Record, p *extract.Page) { pages[i], recs[i] = p, r })
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range recs {
+		if r.Status != StatusOK {
+			failed = append(failed, r)
+		}
+	}
 	byHost := map[string][]*extract.Page{}
 	var hosts []string
 	for _, p := range pages {
-		extract.Classify(p)
-		if p.URL == nil {
+		if p == nil || p.URL == nil {
 			continue
 		}
 		h := Site(p.URL.Hostname())
@@ -29,7 +41,6 @@ func SuggestRules(pages []*extract.Page) []*xpathrules.Suggestion {
 		byHost[h] = append(byHost[h], p)
 	}
 	sort.Strings(hosts)
-	var out []*xpathrules.Suggestion
 	for _, h := range hosts {
 		s := xpathrules.Suggest(h, byHost[h])
 		if s == nil {
@@ -38,7 +49,7 @@ func SuggestRules(pages []*extract.Page) []*xpathrules.Suggestion {
 		for _, p := range byHost[h][:min(2, len(byHost[h]))] {
 			s.Rule.TestURLs = append(s.Rule.TestURLs, p.URL.String())
 		}
-		out = append(out, s)
+		suggested = append(suggested, s)
 	}
-	return out
+	return suggested, failed, nil
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -23,179 +22,310 @@ const DefaultHoldBytes = 256 << 20
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
 
-// siteTemplates is what pass 1 learns: a group key per page (by input
-// order) and a template per group.
-type siteTemplates struct {
-	keys      []string // by input sequence; "" for inputs that are not pages
-	templates map[string]*infholder.Template
-	typical   map[*xpathrules.Rule]int // each rule's median content words over the sampled pages
+// Sites is what pass 1 learns about the sites of an input: the site
+// group of every input (by input order), a template per group that has
+// one, and each site rule's typical content length over the sampled
+// pages. A nil *Sites stands for pages on their own: no group, no
+// template.
+type Sites struct {
+	groups       []string // by input sequence; "" for inputs that are not pages
+	templates    map[string]*infholder.Template
+	typicalWords map[*xpathrules.Rule]int // each rule's median content words over the sampled pages
 	// held is every input in order, bodies included, when they total at
 	// most Options.HoldBytes; nil when pass 2 must read the input again.
 	held []Input
+	// parsed holds, by input sequence, the pages pass 1 parsed when the
+	// learner was asked to keep them (ProcessPages): pass 2 labels them
+	// without parsing them again.
+	parsed []*extract.Page
 }
 
-// learnTemplates is pass 1 (DESIGN.md, "Batch runs in two passes"): it
-// reads the inputs once, keeps every page URL and, per host, the block
-// signatures of at most samplesPerGroup*8 pages, groups the URLs
-// (infholder.GroupKeys), and learns each group's template from at most
-// samplesPerGroup of its sampled pages. Memory is bounded by the samples,
-// not by the input.
-func learnTemplates(ctx context.Context, paths []string, opts Options, res *warcResources) (*siteTemplates, error) {
+// Group is the site group of the input at sequence seq ("" when it is
+// not a page or out of range).
+func (s *Sites) Group(seq int) string {
+	if s == nil || seq < 0 || seq >= len(s.groups) {
+		return ""
+	}
+	return s.groups[seq]
+}
+
+// Template is the template of a group, or nil.
+func (s *Sites) Template(group string) *infholder.Template {
+	if s == nil || group == "" {
+		return nil
+	}
+	return s.templates[group]
+}
+
+// Templates is the number of groups with a template.
+func (s *Sites) Templates() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.templates)
+}
+
+func (s *Sites) typical(r *xpathrules.Rule) int {
+	if s == nil {
+		return 0
+	}
+	return s.typicalWords[r]
+}
+
+// take returns the page pass 1 kept for an input, once. Calls for
+// different inputs may run at once.
+func (s *Sites) take(seq int) *extract.Page {
+	if s == nil || seq >= len(s.parsed) {
+		return nil
+	}
+	p := s.parsed[seq]
+	s.parsed[seq] = nil
+	return p
+}
+
+// SiteLearner is pass 1 (DESIGN.md, "Batch runs in two passes"): it is
+// given every input in order (Add), keeps every page URL and, per site,
+// the block signatures of at most 2*SamplesPerGroup pages, parsed on the
+// workers; Learn then groups the URLs (infholder.GroupKeys) and learns
+// (or loads) each group's template from at most SamplesPerGroup of its
+// samples. Memory is bounded by the samples, not by the input.
+//
+// A site's first pages wait, unparsed, until it has infholder.MinPages:
+// a smaller site learns no template, so its pages need not be parsed at
+// all (a crawl of many small sites). With a templates folder every
+// sampled page is parsed, since a saved template applies to a site's
+// single page too.
+type SiteLearner struct {
+	ctx      context.Context
+	opts     Options
+	perGroup int
+	perHost  int
+	sig      infholder.Signature
+	seq      int
+
+	urls      []string
+	pageSeq   []int32 // input sequence -> index in urls, -1 for inputs that are not pages
+	hostCount map[string]int
+
+	jobs        chan sampleJob
+	wg          sync.WaitGroup
+	mu          sync.Mutex
+	samples     map[int]infholder.Sample // index in urls -> sample
+	sampleRules map[int]ruleWords        // index in urls -> its rule's content words
+	keep        map[int]*extract.Page    // input sequence -> parsed page, when keeping
+
+	deferFirst bool
+	first      map[string][]sampleJob // by site, its pages waiting
+	firstOrder []string
+	firstBytes int
+
+	held               []Input
+	heldBytes, holdMax int64
+	holding            bool
+	closed             bool
+}
+
+type sampleJob struct {
+	idx, seq int
+	in       Input
+}
+
+type ruleWords struct {
+	rule  *xpathrules.Rule
+	words int
+}
+
+// NewSiteLearner starts pass 1 for a run with opts; its parsing
+// goroutines stop when Learn is called or ctx is done. hold is the most
+// input bytes it keeps for pass 2 (0 keeps nothing).
+func NewSiteLearner(ctx context.Context, opts Options, hold int64) *SiteLearner {
 	perGroup := opts.SamplesPerGroup
 	if perGroup <= 0 {
 		perGroup = DefaultSamplesPerGroup
 	}
-	perHost := perGroup * 2
-	sig := opts.Template.Signature
+	sig := opts.Stages.Template.Signature
 	if sig == "" {
 		sig = infholder.SigContent
 	}
-	var urls []string
-	var pageSeq []int32 // input sequence -> index in urls, -1 for inputs that are not pages
-	hostCount := map[string]int{}
-	samples := map[int]infholder.Sample{} // index in urls -> sample
-	type ruleWords struct {
-		rule  *xpathrules.Rule
-		words int
-	}
-	sampleRules := map[int]ruleWords{} // index in urls -> its rule's content words
-	seq := 0
-	// Sampled pages are parsed by workers; the samples land in a map by
-	// page index, so the result does not depend on their timing.
-	type job struct {
-		idx  int
-		body []byte
-		eo   extract.Options
-	}
+	l := &SiteLearner{ctx: ctx, opts: opts, perGroup: perGroup, perHost: perGroup * 2, sig: sig,
+		hostCount: map[string]int{}, samples: map[int]infholder.Sample{}, sampleRules: map[int]ruleWords{},
+		deferFirst: opts.TemplatesDir == "", first: map[string][]sampleJob{},
+		holdMax: hold, holding: hold > 0}
 	workers := opts.workers()
-	jobs := make(chan job, 2*workers)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
+	l.jobs = make(chan sampleJob, 2*workers)
 	for range workers {
-		wg.Go(func() {
-			for j := range jobs {
-				p, err := extract.Parse(j.body, j.eo)
-				if err != nil {
-					continue // it becomes an error record in pass 2
-				}
-				smp := infholder.NewSample(p, sig)
-				rw := ruleWords{words: -1}
-				if rw.rule = opts.Rules.Match(p.URL); rw.rule != nil {
-					rw.words = rw.rule.ContentWords(p)
-				}
-				mu.Lock()
-				samples[j.idx] = smp
-				if rw.rule != nil {
-					sampleRules[j.idx] = rw
-				}
-				mu.Unlock()
-			}
-		})
+		l.wg.Go(l.parseSamples)
 	}
-	send := func(j job) error {
-		select {
-		case jobs <- j:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
+	return l
+}
+
+// keepParsed makes the learner keep the pages it parses, for pass 2.
+func (l *SiteLearner) keepParsed() { l.keep = map[int]*extract.Page{} }
+
+// parseSamples parses sampled pages on a worker; the samples land in maps
+// by page index, so the result does not depend on the workers' timing.
+func (l *SiteLearner) parseSamples() {
+	for j := range l.jobs {
+		p, err := l.opts.Stages.Parse(j.in)
+		if err != nil {
+			continue // it becomes an error record in pass 2
 		}
+		smp := infholder.NewSample(p, l.sig)
+		rw := ruleWords{words: -1}
+		if rw.rule = l.opts.Stages.Rules.Match(p.URL); rw.rule != nil {
+			rw.words = rw.rule.ContentWords(p)
+		}
+		l.mu.Lock()
+		l.samples[j.idx] = smp
+		if rw.rule != nil {
+			l.sampleRules[j.idx] = rw
+		}
+		if l.keep != nil {
+			l.keep[j.seq] = p
+		}
+		l.mu.Unlock()
 	}
-	// Saved templates apply to a site's single page too, so with a
-	// templates folder every sampled page is parsed.
-	defer1 := opts.TemplatesDir == ""
-	first := map[string][]job{} // by site, its pages waiting
-	var firstOrder []string
-	firstBytes := 0
-	sendFirst := func(host string) error {
-		for _, j := range first[host] {
-			firstBytes -= len(j.body)
-			if err := send(j); err != nil {
-				return err
-			}
-		}
-		delete(first, host)
+}
+
+func (l *SiteLearner) send(j sampleJob) error {
+	select {
+	case l.jobs <- j:
 		return nil
+	case <-l.ctx.Done():
+		return l.ctx.Err()
 	}
-	var held []Input
-	holdBytes := opts.holdBytes()
-	heldBytes, holding := int64(0), holdBytes > 0 && inputBytes(paths) <= holdBytes
-	var onResource func(url, path string, offset int64)
-	if res != nil {
-		onResource = res.add
-	}
-	err := readInputs(paths, func(in Input) error {
-		if err := ctx.Err(); err != nil {
+}
+
+// sendFirst hands a waiting site's pages to the workers.
+func (l *SiteLearner) sendFirst(host string) error {
+	for _, j := range l.first[host] {
+		l.firstBytes -= len(j.in.Body)
+		if err := l.send(j); err != nil {
 			return err
 		}
-		defer func() { seq++ }()
-		if holding {
-			if heldBytes += int64(len(in.Body)); heldBytes > holdBytes {
-				held, holding = nil, false
-			} else {
-				held = append(held, in)
-			}
+	}
+	delete(l.first, host)
+	return nil
+}
+
+// Add gives pass 1 the next input, in input order. It may keep in
+// (Body included) until Learn.
+func (l *SiteLearner) Add(in Input) error {
+	if err := l.ctx.Err(); err != nil {
+		return err
+	}
+	seq := l.seq
+	l.seq++
+	l.hold(in)
+	if in.Status != "" || in.URL == "" {
+		l.pageSeq = append(l.pageSeq, -1)
+		return nil
+	}
+	idx := len(l.urls)
+	l.urls = append(l.urls, in.URL)
+	l.pageSeq = append(l.pageSeq, int32(idx))
+	host, _ := infholder.Site(in.URL)
+	if l.hostCount[host] >= l.perHost {
+		return nil
+	}
+	l.hostCount[host]++
+	j := sampleJob{idx: idx, seq: seq, in: in}
+	if !l.deferFirst {
+		return l.send(j)
+	}
+	switch n := l.hostCount[host]; {
+	case n < infholder.MinPages:
+		if n == 1 {
+			l.firstOrder = append(l.firstOrder, host)
 		}
-		if in.Status != "" || in.URL == "" {
-			pageSeq = append(pageSeq, -1)
-			return nil
-		}
-		idx := len(urls)
-		urls = append(urls, in.URL)
-		pageSeq = append(pageSeq, int32(idx))
-		host, _ := infholder.Site(in.URL)
-		if hostCount[host] >= perHost {
-			return nil
-		}
-		hostCount[host]++
-		eo := opts.Extract
-		eo.URL, _ = url.Parse(in.URL)
-		eo.ContentType = in.ContentType
-		j := job{idx, in.Body, eo}
-		if !defer1 {
-			return send(j)
-		}
-		// A site's first pages wait until it has infholder.MinPages: a
-		// smaller site learns no template, so its pages need not be
-		// parsed at all (a crawl of many small sites, a test set of one
-		// page per site). The waiting bodies are capped; past the cap
-		// the oldest site's are parsed after all.
-		switch n := hostCount[host]; {
-		case n < infholder.MinPages:
-			if n == 1 {
-				firstOrder = append(firstOrder, host)
-			}
-			first[host] = append(first[host], j)
-			firstBytes += len(j.body)
-			for firstBytes > maxFirstBytes && len(firstOrder) > 0 {
-				h := firstOrder[0]
-				firstOrder = firstOrder[1:]
-				if err := sendFirst(h); err != nil {
-					return err
-				}
-			}
-			return nil
-		case n == infholder.MinPages:
-			if err := sendFirst(host); err != nil {
+		l.first[host] = append(l.first[host], j)
+		l.firstBytes += len(j.in.Body)
+		// The waiting bodies are capped; past the cap the oldest site's
+		// are parsed after all.
+		for l.firstBytes > maxFirstBytes && len(l.firstOrder) > 0 {
+			h := l.firstOrder[0]
+			l.firstOrder = l.firstOrder[1:]
+			if err := l.sendFirst(h); err != nil {
 				return err
 			}
 		}
-		return send(j)
-	}, onResource, opts.workers())
-	close(jobs)
-	wg.Wait()
+		return nil
+	case n == infholder.MinPages:
+		if err := l.sendFirst(host); err != nil {
+			return err
+		}
+	}
+	return l.send(j)
+}
+
+// hold keeps the input for pass 2 while the inputs fit the hold limit,
+// and gives up holding, for good, when they stop fitting.
+func (l *SiteLearner) hold(in Input) {
+	if !l.holding {
+		return
+	}
+	if l.heldBytes += int64(len(in.Body)); l.heldBytes > l.holdMax {
+		l.held, l.holding = nil, false
+		return
+	}
+	l.held = append(l.held, in)
+}
+
+// stop ends the parsing goroutines; it is safe to call twice.
+func (l *SiteLearner) stop() {
+	if !l.closed {
+		l.closed = true
+		close(l.jobs)
+		l.wg.Wait()
+	}
+}
+
+// Learn ends pass 1: it groups the pages and learns or loads each group's
+// template, on the workers. The learner is done with afterwards.
+func (l *SiteLearner) Learn() (*Sites, error) {
+	l.stop()
+	if err := l.ctx.Err(); err != nil {
+		return nil, err
+	}
+	groupOf := infholder.GroupKeys(l.urls, infholder.MinPages)
+	order, members := l.groupSamples(groupOf)
+	st := &Sites{groups: make([]string, l.seq), templates: map[string]*infholder.Template{},
+		typicalWords: l.typicalWords(), held: l.held}
+	if l.keep != nil {
+		st.parsed = make([]*extract.Page, l.seq)
+		for sq, p := range l.keep {
+			st.parsed[sq] = p
+		}
+	}
+	for sq, idx := range l.pageSeq {
+		if idx >= 0 {
+			st.groups[sq] = groupOf[idx]
+		}
+	}
+	tpls, err := l.learnGroups(order, members)
 	if err != nil {
 		return nil, err
 	}
-	groupOf := infholder.GroupKeys(urls, infholder.MinPages)
+	for i, k := range order {
+		if tpls[i] != nil {
+			st.templates[k] = tpls[i]
+		}
+	}
+	return st, nil
+}
+
+// groupSamples gathers at most perGroup samples per group, in page order,
+// and the groups in order of their first sample.
+func (l *SiteLearner) groupSamples(groupOf []string) ([]string, map[string][]infholder.Sample) {
 	members := map[string][]infholder.Sample{}
 	var order []string
-	for idx := range urls {
-		s, ok := samples[idx]
+	for idx := range l.urls {
+		s, ok := l.samples[idx]
 		if !ok {
 			continue
 		}
 		k := groupOf[idx]
-		if len(members[k]) >= perGroup {
+		if len(members[k]) >= l.perGroup {
 			continue
 		}
 		if _, seen := members[k]; !seen {
@@ -203,46 +333,69 @@ func learnTemplates(ctx context.Context, paths []string, opts Options, res *warc
 		}
 		members[k] = append(members[k], s)
 	}
-	st := &siteTemplates{keys: make([]string, seq), templates: map[string]*infholder.Template{}, typical: map[*xpathrules.Rule]int{}, held: held}
+	return order, members
+}
+
+// typicalWords is each rule's median content words over the sampled pages.
+func (l *SiteLearner) typicalWords() map[*xpathrules.Rule]int {
 	words := map[*xpathrules.Rule][]int{}
-	for idx := range urls {
-		if rw, ok := sampleRules[idx]; ok {
+	for idx := range l.urls {
+		if rw, ok := l.sampleRules[idx]; ok {
 			words[rw.rule] = append(words[rw.rule], rw.words)
 		}
 	}
+	out := make(map[*xpathrules.Rule]int, len(words))
 	for r, w := range words {
-		st.typical[r] = xpathrules.Typical(w)
+		out[r] = xpathrules.Typical(w)
 	}
-	for sq, idx := range pageSeq {
-		if idx >= 0 {
-			st.keys[sq] = groupOf[idx]
-		}
-	}
-	// Groups are learned (or loaded) on the workers and stored in group
-	// order; a group's pages are compared on the workers too, so that one
-	// large group does not leave them idle.
-	topts := opts.Template
+	return out
+}
+
+// learnGroups learns (or loads) the groups' templates on the workers, a
+// template by group order; a group's pages are compared on the workers
+// too, so that one large group does not leave them idle.
+func (l *SiteLearner) learnGroups(order []string, members map[string][]infholder.Sample) ([]*infholder.Template, error) {
+	workers := l.opts.workers()
+	topts := l.opts.Stages.Template
 	if topts.Workers == 0 {
 		topts.Workers = workers
 	}
+	dir := l.opts.TemplatesDir
 	tpls := make([]*infholder.Template, len(order))
 	errs := make([]error, len(order))
 	par.Each(len(order), workers, func(i int) {
 		k := order[i]
-		if tpls[i] = loadTemplate(opts.TemplatesDir, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
+		if tpls[i] = loadTemplate(dir, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
 			tpls[i] = infholder.LearnSamples(k, members[k], topts)
-			errs[i] = saveTemplate(opts.TemplatesDir, tpls[i])
+			errs[i] = saveTemplate(dir, tpls[i])
 		}
 	})
-	for i, k := range order {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		if tpls[i] != nil {
-			st.templates[k] = tpls[i]
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
-	return st, nil
+	return tpls, nil
+}
+
+// learnSites is pass 1 over the inputs of a run. res, when not nil, is
+// told where the WARC subresources are.
+func learnSites(ctx context.Context, paths []string, opts Options, res *warcResources) (*Sites, error) {
+	var hold int64
+	if h := opts.holdBytes(); h > 0 && inputBytes(paths) <= h {
+		hold = h
+	}
+	l := NewSiteLearner(ctx, opts, hold)
+	var onResource func(url, path string, offset int64)
+	if res != nil {
+		onResource = res.add
+	}
+	err := readInputs(paths, l.Add, onResource, opts.workers())
+	if err != nil {
+		l.stop()
+		return nil, err
+	}
+	return l.Learn()
 }
 
 // minFit is the mean Fit below which a saved template no longer fits its

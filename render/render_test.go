@@ -3,12 +3,14 @@ package render
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,8 +20,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/winnow-go/winnow/evaluate"
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/shareddata"
 )
 
@@ -178,17 +180,35 @@ body { font-family: F; background: url("` + srv.URL + `/bg.png"); }</style>
 	}
 }
 
-// scrapinghubPages loads the Scrapinghub pages (parsed, with their URLs).
+// scrapinghubPages loads the Scrapinghub pages (parsed, with their
+// URLs), read straight from the data folder: package evaluate imports
+// pipeline, which imports render.
 func scrapinghubPages(tb testing.TB) []*extract.Page {
 	tb.Helper()
-	ds, err := evaluate.LoadExtract(shareddata.Require(tb), "scrapinghub")
+	dir := filepath.Join(shareddata.Require(tb), "extract", "scrapinghub")
+	raw, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	var truth map[string]struct {
+		URL string `json:"url"`
+	}
+	if err := json.Unmarshal(raw, &truth); err != nil {
+		tb.Fatal(err)
+	}
+	ids := make([]string, 0, len(truth))
+	for id := range truth {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
 	var pages []*extract.Page
-	for _, p := range ds.Pages {
-		u, _ := url.Parse(p.URL)
-		pg, err := extract.Parse(p.HTML, extract.Options{URL: u, NoClassify: true})
+	for _, id := range ids {
+		body, err := gz.ReadFile(filepath.Join(dir, "html", id+".html.gz"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		u, _ := url.Parse(truth[id].URL)
+		pg, err := extract.Parse(body, extract.Options{URL: u})
 		if err != nil {
 			continue
 		}

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/evaluate"
-	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/render"
 )
 
@@ -114,16 +114,16 @@ func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) 
 	if err != nil {
 		return err
 	}
-	st := evaluate.Stages{Rules: rules}
+	st := pipeline.Stages{Rules: rules}
 	if f.render {
-		layout, closeFn, err := layoutStage(ctx, f.chromium, max(1, f.workers), render.NoResources{}, render.Options{})
+		cfg, closeFn, err := startRender(f.chromium, f.workers, render.Options{}, "")
 		if err != nil {
 			return err
 		}
 		defer closeFn()
-		st.Layout = layout
+		st.Render = cfg
 	}
-	res, _, errs := evaluate.RunExtract(ds, evaluate.WinnowExtractor(extract.Options{}, st), f.workers)
+	res, _, errs := evaluate.RunExtract(ds, evaluate.WinnowExtractor(ctx, st), f.workers)
 	elapsed := time.Since(start)
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()

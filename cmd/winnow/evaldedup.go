@@ -13,6 +13,7 @@ import (
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/evaluate"
 	"github.com/winnow-go/winnow/internal/jsonl"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 type evalDedupFlags struct {
@@ -116,7 +117,7 @@ func runEvalDedup(w io.Writer, what string, f evalDedupFlags) error {
 		}
 		// Verification and the gold use 3-word shingles; SimHash is tried
 		// on those and on the default mixture of words and word pairs.
-		simNorm, err := dedup.NewNormalizer(dedup.Options{Shingles: defaultSimShingles})
+		simNorm, err := dedup.NewNormalizer(dedup.Options{Shingles: pipeline.DefaultDedupOptions().SimShingles})
 		if err != nil {
 			return err
 		}
@@ -202,7 +203,7 @@ func readTexts(path string) (texts, urls []string, err error) {
 }
 
 func saveCollection(path string, urls, texts []string) error {
-	w, closeFn, err := createOut(path, os.Stdout)
+	w, closeFn, err := pipeline.CreateOutput(path, os.Stdout)
 	if err != nil {
 		return err
 	}

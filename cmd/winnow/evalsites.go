@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/winnow-go/winnow/evaluate"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
@@ -47,20 +49,20 @@ rules on pages they were not learned from:
 			if f.keep, err = evaluate.PageFilter(f.pages); err != nil {
 				return usagef("eval sites: %v", err)
 			}
-			f.stages = evaluate.Stages{Rules: f.rules}
+			f.stages = pipeline.Stages{Rules: f.rules}
 			if f.render {
-				layout, closeFn, err := layoutStage(cmd.Context(), f.chromium, 1, render.NoResources{}, render.Options{})
+				cfg, closeFn, err := startRender(f.chromium, 0, render.Options{}, "")
 				if err != nil {
 					return err
 				}
 				defer closeFn()
-				f.stages.Layout = layout
+				f.stages.Render = cfg
 			}
 			switch args[0] {
 			case "cleanportaleval":
-				return runEvalSites(cmd.OutOrStdout(), f)
+				return runEvalSites(cmd.Context(), cmd.OutOrStdout(), f)
 			case "swde-book", "swde":
-				return runEvalSWDE(cmd.OutOrStdout(), f)
+				return runEvalSWDE(cmd.Context(), cmd.OutOrStdout(), f)
 			}
 			return usagef("eval sites: want cleanportaleval or swde-book")
 		},
@@ -78,7 +80,7 @@ type sitesEvalFlags struct {
 	chromium               string
 	asJSON, render         bool
 	rules                  *xpathrules.Set
-	stages                 evaluate.Stages
+	stages                 pipeline.Stages
 	keep                   func(id string) bool
 }
 
@@ -106,7 +108,7 @@ func siteVariants() []siteVariant {
 	return out
 }
 
-func runEvalSites(w io.Writer, f sitesEvalFlags) error {
+func runEvalSites(ctx context.Context, w io.Writer, f sitesEvalFlags) error {
 	dir, err := dataDir(f.data)
 	if err != nil {
 		return err
@@ -126,7 +128,7 @@ func runEvalSites(w io.Writer, f sitesEvalFlags) error {
 	variants := map[string]evaluate.PRF{}
 	perPage := map[evaluate.SiteVariant][]evaluate.PageScore{}
 	for _, sv := range siteVariants() {
-		texts, err := evaluate.ExtractSites(all, sv.variant, infholder.Options{Signature: sv.sig}, f.stages)
+		texts, err := evaluate.ExtractSites(ctx, all, sv.variant, f.stages.WithSignature(sv.sig))
 		if err != nil {
 			return err
 		}
@@ -140,7 +142,7 @@ func runEvalSites(w io.Writer, f sitesEvalFlags) error {
 	iv := evaluate.PairedBootstrap(evaluate.Snippets, perPage[evaluate.Template], perPage[evaluate.SinglePage], 1000, 1)
 	fmt.Fprintf(bw, "template - single-page: F1 %+.4f [95%% %+.4f, %+.4f] (paired bootstrap over pages, 1000 rounds)\n", iv.Diff, iv.Low, iv.High)
 	if f.rules != nil {
-		texts, err := evaluate.ExtractSites(all, evaluate.Template, infholder.Options{}, evaluate.Stages{Layout: f.stages.Layout})
+		texts, err := evaluate.ExtractSites(ctx, all, evaluate.Template, pipeline.Stages{Render: f.stages.Render})
 		if err != nil {
 			return err
 		}
@@ -167,7 +169,7 @@ func runEvalSites(w io.Writer, f sitesEvalFlags) error {
 	return nil
 }
 
-func runEvalSWDE(w io.Writer, f sitesEvalFlags) error {
+func runEvalSWDE(ctx context.Context, w io.Writer, f sitesEvalFlags) error {
 	dir, err := dataDir(f.data)
 	if err != nil {
 		return err
@@ -188,7 +190,7 @@ func runEvalSWDE(w io.Writer, f sitesEvalFlags) error {
 		}
 	}
 	for _, sv := range siteVariants() {
-		s, err := evaluate.ScoreSWDE(sites, sv.variant, infholder.Options{Signature: sv.sig}, f.stages, f.keep)
+		s, err := evaluate.ScoreSWDE(ctx, sites, sv.variant, f.stages.WithSignature(sv.sig), f.keep)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,6 @@ import (
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/render"
-	"github.com/winnow-go/winnow/xpathrules"
 )
 
 const userAgent = "winnow/0.1 (+https://github.com/winnow-go/winnow; content extraction)"
@@ -84,50 +83,46 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	if err != nil {
 		return err
 	}
-	opts := extract.Options{Charset: f.charset, MaxPageBytes: f.maxPageBytes}
-	var raw []byte
-	source := arg
+	in := pipeline.Input{Source: arg}
 	switch {
 	case arg == "-":
-		raw, err = readLimited(os.Stdin, f.maxPageBytes)
-		source = "stdin"
-	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
+		in.Body, err = readLimited(os.Stdin, f.maxPageBytes)
+		in.Source = "stdin"
+	case isURL(arg):
 		var u *url.URL
-		raw, u, opts.ContentType, err = fetch(ctx, arg, f)
-		opts.URL = u
-		opts.FetchedAt = time.Now()
+		if in.Body, u, in.ContentType, err = fetch(ctx, arg, f); err == nil {
+			in.URL, in.FetchedAt = u.String(), time.Now()
+		}
 	default:
-		raw, err = readFile(arg, f.maxPageBytes)
+		in.Body, err = readFile(arg, f.maxPageBytes)
 	}
 	if err != nil {
 		return err
 	}
-	if wrapped, body := extract.StripTextWrapper(raw); wrapped != "" {
-		raw = body
-		if opts.URL == nil {
-			opts.URL, _ = url.Parse(wrapped)
+	if wrapped, body := extract.StripTextWrapper(in.Body); wrapped != "" {
+		in.Body = body
+		if in.URL == "" {
+			in.URL = wrapped
 		}
 	}
-	opts.NoClassify = true
-	p, err := extract.Extract(raw, opts)
-	if err != nil {
-		return fmt.Errorf("%s: %w", source, err)
-	}
-	var ro xpathrules.Outcome
-	if rule := rules.Match(p.URL); rule != nil {
-		ro = rule.Apply(p, 0)
-	}
+	st := pipeline.Stages{Extract: extract.Options{Charset: f.charset, MaxPageBytes: f.maxPageBytes}, Rules: rules}
 	if f.render {
-		if err := renderPage(ctx, p, arg, f); err != nil {
+		var res render.Resources = render.NoResources{}
+		if isURL(arg) {
+			res = render.HTTPResources{Client: &http.Client{Timeout: f.timeout}, UserAgent: userAgent}
+		}
+		cfg, closeFn, err := startRender(f.chromium, 1, render.Options{JS: f.renderJS, Timeout: f.timeout}, "")
+		if err != nil {
 			return err
 		}
+		defer closeFn()
+		cfg.Resources = res
+		st.Render = cfg
 	}
-	if f.site != "" {
-		if err := applySiteTemplate(p, f.site, opts); err != nil {
-			return err
-		}
+	p, rec, err := extractPage(ctx, in, st, f.site)
+	if err != nil {
+		return err
 	}
-	extract.Classify(p)
 	bw := bufio.NewWriter(w)
 	switch f.format {
 	case "text":
@@ -135,8 +130,6 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	case "markdown":
 		_, err = io.WriteString(bw, p.Markdown()+"\n")
 	case "json":
-		rec := pipeline.NewRecord(p, source, pipeline.RecordOptions{Markdown: true, Blocks: true})
-		rec.SetRule(ro)
 		err = pipeline.WriteRecord(bw, rec)
 	case "html":
 		err = p.WriteDebugHTML(bw)
@@ -212,83 +205,44 @@ func fetch(ctx context.Context, rawURL string, f extractFlags) ([]byte, *url.URL
 	return b, resp.Request.URL, resp.Header.Get("Content-Type"), nil
 }
 
-// applySiteTemplate learns the template of the page's site group from the
-// pages of a folder or WARC and labels the page's template blocks.
-func applySiteTemplate(p *extract.Page, site string, opts extract.Options) error {
-	var pages []*extract.Page
-	var urls []string
-	err := pipeline.ReadInputs([]string{site}, func(in pipeline.Input) error {
-		if in.Status != "" || len(pages) >= 400 {
+func isURL(arg string) bool {
+	return strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
+}
+
+// extractPage labels one page through the stages and returns it with
+// its record (markdown and blocks included). With site (a folder or WARC)
+// the page is labelled as a run over the site's pages and this one would
+// label it: with the template of its group, learned from those pages.
+func extractPage(ctx context.Context, in pipeline.Input, st pipeline.Stages, site string) (*extract.Page, *pipeline.Record, error) {
+	var inputs []pipeline.Input
+	if site != "" {
+		err := pipeline.ReadInputs([]string{site}, func(s pipeline.Input) error {
+			if s.Status == "" && (s.URL != in.URL || in.URL == "") {
+				inputs = append(inputs, s)
+			}
 			return nil
-		}
-		eo := opts
-		eo.URL, _ = url.Parse(in.URL)
-		eo.ContentType = in.ContentType
-		sp, err := extract.Parse(in.Body, eo)
+		})
 		if err != nil {
-			return nil
+			return nil, nil, fmt.Errorf("--site %s: %w", site, err)
 		}
-		pages = append(pages, sp)
-		urls = append(urls, in.URL)
-		return nil
+	}
+	self := len(inputs)
+	inputs = append(inputs, in)
+	var p *extract.Page
+	var rec *pipeline.Record
+	opts := pipeline.Options{Stages: st, SinglePage: site == "", Record: pipeline.RecordOptions{Markdown: true, Blocks: true}}
+	sites, err := pipeline.ProcessPages(ctx, inputs, opts, func(i int, r *pipeline.Record, pg *extract.Page) {
+		if i == self {
+			p, rec = pg, r
+		}
 	})
-	if err != nil {
-		return fmt.Errorf("--site %s: %w", site, err)
-	}
-	self := ""
-	if p.URL != nil {
-		self = p.URL.String()
-	}
-	keys := infholder.GroupKeys(append(urls, self), infholder.MinPages)
-	mine := keys[len(keys)-1]
-	group := []*extract.Page{p}
-	for i, k := range keys[:len(urls)] {
-		if (k == mine || self == "") && urls[i] != self && len(group) < pipeline.DefaultSamplesPerGroup {
-			group = append(group, pages[i])
-		}
-	}
-	if len(group) < 2 {
-		return fmt.Errorf("--site %s: no other page of the group %q", site, mine)
-	}
-	infholder.Learn(mine, group, infholder.Options{})
-	return nil
-}
-
-// renderPage runs the layout stage on one page: a URL renders live (its
-// subresources fetched), a file or standard input offline (its
-// subresources blocked).
-func renderPage(ctx context.Context, p *extract.Page, arg string, f extractFlags) error {
-	var res render.Resources = render.NoResources{}
-	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
-		res = render.HTTPResources{Client: &http.Client{Timeout: f.timeout}, UserAgent: userAgent}
-	}
-	stage, closeFn, err := layoutStage(ctx, f.chromium, 1, res, render.Options{JS: f.renderJS, Timeout: f.timeout})
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	return stage(p)
-}
-
-// layoutStage starts a browser for up to pages renders at a time and
-// returns the layout stage over it (a page without an http(s) URL is
-// served under a placeholder one) and the function that closes it.
-func layoutStage(ctx context.Context, chromium string, pages int, res render.Resources, opts render.Options) (func(*extract.Page) error, func(), error) {
-	bin, err := render.FindChromium(chromium)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, nil, err
+	case p == nil:
+		return nil, nil, fmt.Errorf("%s: %s", in.Source, rec.Error)
+	case site != "" && sites.Template(rec.Group) == nil:
+		return nil, nil, fmt.Errorf("--site %s: the page's group %q has too few pages there for a template (at least %d)", site, rec.Group, infholder.MinPages)
 	}
-	br, err := render.NewChromium(bin, pages)
-	if err != nil {
-		return nil, nil, err
-	}
-	stage := func(p *extract.Page) error {
-		pageURL := "https://winnow.invalid/page.html"
-		if p.URL != nil && (p.URL.Scheme == "http" || p.URL.Scheme == "https") {
-			pageURL = p.URL.String()
-		}
-		_, err := render.Page(ctx, br, p, pageURL, res, opts)
-		return err
-	}
-	return stage, func() { br.Close() }, nil
+	return p, rec, nil
 }

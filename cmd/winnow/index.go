@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/dedup"
+	"github.com/winnow-go/winnow/internal/jsonl"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 type indexFlags struct {
@@ -144,7 +147,7 @@ be read, or has no words, gives a line with "error".`,
 
 // withOutput runs fn on the named file ("-" is stdout), closing it after.
 func withOutput(path string, stdout io.Writer, fn func(io.Writer) error) error {
-	w, closeFn, err := createOut(path, stdout)
+	w, closeFn, err := pipeline.CreateOutput(path, stdout)
 	if err != nil {
 		return err
 	}
@@ -167,7 +170,10 @@ type indexRecord struct {
 // stdin).
 func scanIndexInput(path string, fn func(indexRecord) error) error {
 	return scanJSONLines(path, func(line int, b []byte) error {
-		var rec dedupRecord
+		var rec struct {
+			URL  string `json:"url"`
+			Text string `json:"text"`
+		}
 		ir := indexRecord{line: line}
 		switch err := json.Unmarshal(b, &rec); {
 		case err != nil:
@@ -181,8 +187,21 @@ func scanIndexInput(path string, fn func(indexRecord) error) error {
 	})
 }
 
-// indexAddBatch is how many records one synced batch holds.
-const indexAddBatch = 1000
+// scanJSONLines calls fn with the number and the bytes of every non-empty
+// line of a JSONL file ("-" is standard input). b is valid only during
+// the call.
+func scanJSONLines(path string, fn func(line int, b []byte) error) error {
+	var r io.Reader = os.Stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		r = fh
+	}
+	return jsonl.Scan(r, path, fn)
+}
 
 func indexAdd(st *dedup.Store, path string, stderr io.Writer) error {
 	var batch []dedup.Entry
@@ -211,7 +230,7 @@ func indexAdd(st *dedup.Store, path string, stderr io.Writer) error {
 			return nil
 		}
 		batch = append(batch, dedup.Entry{URL: r.url, Text: r.text})
-		if len(batch) == indexAddBatch {
+		if len(batch) == pipeline.IndexAddBatch {
 			return flush()
 		}
 		return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/internal/synth"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 // TestMain lets the tests run the real command in a child process: with
@@ -42,7 +43,8 @@ func bigWARC(t *testing.T, path string, n int) {
 }
 
 // TestResumeAfterSIGKILL kills a real run with SIGKILL at several moments,
-// resumes it, and compares with an uninterrupted run byte for byte.
+// resumes it, and compares with an uninterrupted run byte for byte; with
+// --dedup too, where the kill may also hit the last stage.
 func TestResumeAfterSIGKILL(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "crawl.warc")
@@ -52,32 +54,42 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		cmd.Env = append(os.Environ(), "WINNOW_MAIN=1")
 		return cmd
 	}
-	full := filepath.Join(dir, "full.jsonl")
-	if out, err := winnow("run", in, "--out", full).CombinedOutput(); err != nil {
-		t.Fatalf("full run: %v\n%s", err, out)
-	}
-	want, _ := os.ReadFile(full)
-	killed := 0
-	for _, after := range []time.Duration{300 * time.Millisecond, 800 * time.Millisecond, 1500 * time.Millisecond, 2500 * time.Millisecond} {
-		part := filepath.Join(dir, fmt.Sprintf("part-%d.jsonl", after.Milliseconds()))
-		cmd := winnow("run", in, "--out", part)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(after)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err == nil {
-			killed++
-		}
-		cmd.Wait()
-		if out, err := winnow("run", in, "--out", part, "--resume").CombinedOutput(); err != nil {
-			t.Fatalf("resume after %v: %v\n%s", after, err, out)
-		}
-		got, _ := os.ReadFile(part)
-		if !bytes.Equal(got, want) {
-			t.Errorf("killed after %v and resumed: %d bytes, want %d identical bytes", after, len(got), len(want))
-		}
-	}
-	if killed == 0 {
-		t.Error("every run finished before the kill: the test killed nothing")
+	for _, c := range []struct {
+		name  string
+		extra []string
+	}{{"plain", nil}, {"dedup", []string{"--dedup"}}} {
+		t.Run(c.name, func(t *testing.T) {
+			full := filepath.Join(dir, c.name+"-full.jsonl")
+			if out, err := winnow(append([]string{"run", in, "--out", full}, c.extra...)...).CombinedOutput(); err != nil {
+				t.Fatalf("full run: %v\n%s", err, out)
+			}
+			want, _ := os.ReadFile(full)
+			killed := 0
+			for _, after := range []time.Duration{300 * time.Millisecond, 800 * time.Millisecond, 1500 * time.Millisecond, 2500 * time.Millisecond} {
+				part := filepath.Join(dir, fmt.Sprintf("%s-part-%d.jsonl", c.name, after.Milliseconds()))
+				cmd := winnow(append([]string{"run", in, "--out", part}, c.extra...)...)
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(after)
+				if err := cmd.Process.Signal(syscall.SIGKILL); err == nil {
+					killed++
+				}
+				cmd.Wait()
+				if out, err := winnow(append([]string{"run", in, "--out", part, "--resume"}, c.extra...)...).CombinedOutput(); err != nil {
+					t.Fatalf("resume after %v: %v\n%s", after, err, out)
+				}
+				got, _ := os.ReadFile(part)
+				if !bytes.Equal(got, want) {
+					t.Errorf("killed after %v and resumed: %d bytes, want %d identical bytes", after, len(got), len(want))
+				}
+				if _, err := os.Stat(part + pipeline.SpoolSuffix); !os.IsNotExist(err) {
+					t.Errorf("killed after %v and resumed: the spool is left behind (%v)", after, err)
+				}
+			}
+			if killed == 0 {
+				t.Error("every run finished before the kill: the test killed nothing")
+			}
+		})
 	}
 }

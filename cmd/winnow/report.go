@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/winnow-go/winnow/dedup"
+	"github.com/winnow-go/winnow/pipeline"
 )
 
 var reportTmpl = template.Must(template.New("report").Parse(`<!doctype html>
@@ -100,7 +101,7 @@ func writeDedupReport(path string, docs []dedup.Doc, snippet func(int) string, r
 		}
 		data.Top = append(data.Top, tc)
 	}
-	w, closeFn, err := createOut(path, os.Stdout)
+	w, closeFn, err := pipeline.CreateOutput(path, os.Stdout)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -179,7 +180,7 @@ median content length, against which a page's content is judged broken.`,
 			if out == "" {
 				return usagef("rules suggest: --out is required")
 			}
-			return runRulesSuggest(args, out, perSite, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runRulesSuggest(cmd.Context(), args, out, perSite, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "rule file to write, or - for standard output (required)")
@@ -187,8 +188,8 @@ median content length, against which a page's content is judged broken.`,
 	return cmd
 }
 
-func runRulesSuggest(inputs []string, out string, perSite int, stdout, stderr io.Writer) error {
-	var pages []*extract.Page
+func runRulesSuggest(ctx context.Context, inputs []string, out string, perSite int, stdout, stderr io.Writer) error {
+	var pages []pipeline.Input
 	perHost := map[string]int{}
 	err := pipeline.ReadInputs(inputs, func(in pipeline.Input) error {
 		if in.Status != "" {
@@ -203,22 +204,24 @@ func runRulesSuggest(inputs []string, out string, perSite int, stdout, stderr io
 		if perHost[host] >= perSite {
 			return nil
 		}
-		p, err := extract.Parse(in.Body, extract.Options{URL: u, ContentType: in.ContentType})
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v; left out\n", in.Source, err)
-			return nil
-		}
 		perHost[host]++
-		pages = append(pages, p)
+		pages = append(pages, in)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	suggested, failed, err := pipeline.SuggestRules(ctx, pages, pipeline.Options{})
+	if err != nil {
+		return err
+	}
+	for _, r := range failed {
+		fmt.Fprintf(stderr, "%s: %s; left out\n", r.Source, r.Error)
+	}
 	var rules []*xpathrules.Rule
 	comments := map[*xpathrules.Rule]string{}
 	found := map[string]bool{}
-	for _, s := range pipeline.SuggestRules(pages) {
+	for _, s := range suggested {
 		comments[s.Rule] = fmt.Sprintf("suggested from %d pages; content found on %d; word F1 %.3f against the template and density labels", s.Pages, s.Matched, s.F1)
 		fmt.Fprintf(stderr, "%s: %s\n", s.Rule.Name, comments[s.Rule])
 		rules = append(rules, s.Rule)

@@ -115,10 +115,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary (default: $WINNOW_CHROMIUM, else chromium on PATH)")
 	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them (see winnow rules)")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
-	fl.StringVar(&f.dedupFlags.method, "method", "simhash", "with --dedup: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
-	fl.Float64Var(&f.dedupFlags.threshold, "threshold", 0.8, "with --dedup: verified similarity")
-	fl.IntVar(&f.dedupFlags.k, "k", 3, "with --dedup: SimHash distance")
-	fl.StringVar(&f.dedupFlags.index, "index", "", "with --dedup: a winnow index folder to check pages against and add them to")
+	addDedupFlags(fl, &f.dedupFlags, false)
 	return cmd
 }
 
@@ -132,6 +129,17 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 	}
 	if !known {
 		return usagef("run: --template-signature %q: want content, tags, tags+size or tags+kind", f.signature)
+	}
+	var dopts *pipeline.DedupOptions
+	if f.dedup {
+		d, err := f.dedupFlags.options()
+		if err != nil {
+			return usagef("run --dedup: %v", err)
+		}
+		dopts = &d
+	}
+	if f.resume && f.out == "-" {
+		return usagef("run: --resume needs --out FILE")
 	}
 	for i, in := range inputs {
 		if in == "-" {
@@ -152,51 +160,25 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	target := f.out
-	var tmp string
-	if f.dedup {
-		fh, err := os.CreateTemp("", "winnow-run-*.jsonl")
-		if err != nil {
-			return err
-		}
-		fh.Close()
-		tmp = fh.Name()
-		defer os.Remove(tmp)
-		target = tmp
-	}
-	skip := 0
-	var w io.Writer
-	var closeFn func() error
-	if f.resume {
-		if f.dedup || f.out == "-" {
-			return usagef("run: --resume needs --out FILE and no --dedup")
-		}
-		skip, w, closeFn, err = resumeOut(f.out)
-	} else {
-		w, closeFn, err = createOut(target, os.Stdout)
-	}
-	if err != nil {
-		return err
-	}
 	opts := pipeline.Options{
 		Workers: f.workers,
-		Extract: extract.Options{MaxPageBytes: f.maxPageBytes},
-		Record:  pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
-
-		Skip:            skip,
-		Template:        infholder.Options{Signature: infholder.Signature(f.signature)},
+		Stages: pipeline.Stages{
+			Extract:  extract.Options{MaxPageBytes: f.maxPageBytes},
+			Rules:    rules,
+			Template: infholder.Options{Signature: infholder.Signature(f.signature)},
+		},
+		Record:          pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
 		SinglePage:      f.singlePage,
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
-		Rules:           rules,
 	}
 	if f.render {
-		cfg, closeFn, err := renderConfig(f)
+		cfg, closeFn, err := startRender(f.chromium, f.workers, render.Options{JS: f.renderJS}, f.renderLog)
 		if err != nil {
 			return err
 		}
 		defer closeFn()
-		opts.Render = cfg
+		opts.Stages.Render = cfg
 	}
 	finishProgress := func() {}
 	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
@@ -219,68 +201,16 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 			progress.Wait()
 		}
 	}
-	sum, runErr := pipeline.Run(ctx, inputs, w, opts)
+	sum, runErr := pipeline.RunFile(ctx, inputs, f.out, opts, pipeline.FileOptions{Resume: f.resume, Dedup: dopts, Stdout: os.Stdout})
 	finishProgress()
-	if err := closeFn(); err != nil && runErr == nil {
-		runErr = err
-	}
 	fmt.Fprintln(stderr, sum.Describe())
 	if runErr != nil {
 		return runErr
 	}
 	if f.summary != "" {
-		sw, sclose, err := createOut(f.summary, os.Stdout)
-		if err != nil {
-			return err
-		}
-		if err := pipeline.WriteSummary(sw, sum); err != nil {
-			return err
-		}
-		if err := sclose(); err != nil {
-			return err
-		}
-	}
-	if f.dedup {
-		df := f.dedupFlags
-		df.out = f.out
-		df.measure, df.numbers, df.spaces = "jaccard", "keep", "keep"
-		df.numPerm = 128
-		df.shingles, df.simShingles = []int{3}, defaultSimShingles
-		return runDedup(tmp, df, stderr)
+		return withOutput(f.summary, os.Stdout, func(w io.Writer) error { return pipeline.WriteSummary(w, sum) })
 	}
 	return nil
-}
-
-// resumeOut opens an interrupted run's output for appending: it keeps the
-// complete records (lines ending in a line break), cuts a partial last
-// line, and returns how many records are already there.
-func resumeOut(path string) (int, io.Writer, func() error, error) {
-	b, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return 0, nil, nil, err
-	}
-	keep := bytes.LastIndexByte(b, '\n') + 1
-	n := bytes.Count(b[:keep], []byte{'\n'})
-	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	if err := fh.Truncate(int64(keep)); err != nil {
-		fh.Close()
-		return 0, nil, nil, err
-	}
-	if _, err := fh.Seek(int64(keep), io.SeekStart); err != nil {
-		fh.Close()
-		return 0, nil, nil, err
-	}
-	bw := bufio.NewWriter(fh)
-	return n, bw, func() error {
-		if err := bw.Flush(); err != nil {
-			fh.Close()
-			return err
-		}
-		return fh.Close()
-	}, nil
 }
 
 // spoolStdin copies standard input to a temporary file named for its
@@ -307,44 +237,43 @@ func spoolStdin() (string, error) {
 	return fh.Name(), fh.Close()
 }
 
-// renderConfig starts the browser for run --render (a tab per worker) and
-// opens the request log; the returned function closes both.
-func renderConfig(f runFlags) (*pipeline.RenderConfig, func(), error) {
-	bin, err := render.FindChromium(f.chromium)
+// startRender starts the browser for the layout stage with a tab for
+// each of tabs pages rendered at once (0: GOMAXPROCS), and opens the request log when
+// logPath is set; the returned function closes both.
+func startRender(chromium string, tabs int, o render.Options, logPath string) (*pipeline.RenderConfig, func(), error) {
+	bin, err := render.FindChromium(chromium)
 	if err != nil {
 		return nil, nil, err
 	}
-	workers := f.workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	if tabs <= 0 {
+		tabs = runtime.GOMAXPROCS(0)
 	}
-	br, err := render.NewChromium(bin, workers)
+	br, err := render.NewChromium(bin, tabs)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := &pipeline.RenderConfig{Browser: br, Options: render.Options{JS: f.renderJS}}
-	closeFn := func() { br.Close() }
-	if f.renderLog != "" {
-		fh, err := os.Create(f.renderLog)
-		if err != nil {
-			br.Close()
-			return nil, nil, err
-		}
-		var mu sync.Mutex
-		enc := json.NewEncoder(fh)
-		enc.SetEscapeHTML(false)
-		cfg.Log = func(u string, reqs []render.Request) {
-			mu.Lock()
-			defer mu.Unlock()
-			enc.Encode(struct {
-				URL      string           `json:"url"`
-				Requests []render.Request `json:"requests"`
-			}{u, reqs})
-		}
-		closeFn = func() {
-			br.Close()
-			fh.Close()
-		}
+	cfg := &pipeline.RenderConfig{Browser: br, Options: o}
+	if logPath == "" {
+		return cfg, func() { br.Close() }, nil
 	}
-	return cfg, closeFn, nil
+	fh, err := os.Create(logPath)
+	if err != nil {
+		br.Close()
+		return nil, nil, err
+	}
+	var mu sync.Mutex
+	enc := json.NewEncoder(fh)
+	enc.SetEscapeHTML(false)
+	cfg.Log = func(u string, reqs []render.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		enc.Encode(struct {
+			URL      string           `json:"url"`
+			Requests []render.Request `json:"requests"`
+		}{u, reqs})
+	}
+	return cfg, func() {
+		br.Close()
+		fh.Close()
+	}, nil
 }

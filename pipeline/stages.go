@@ -1,0 +1,213 @@
+package pipeline
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/internal/par"
+	"github.com/winnow-go/winnow/render"
+	"github.com/winnow-go/winnow/xpathrules"
+)
+
+// Stages is the one description of winnow's labelling stages and of their
+// order (DESIGN.md, "Data flow"). Every entry point labels pages through
+// it: Run, ProcessPages (the evaluations, winnow extract --site, rules
+// suggest) and winnow extract. On a parsed page the stages run as:
+//
+//  1. rules: the page's site rule (drop selectors leave the tree, a
+//     matching content selector is firm), judged against the rule's
+//     typical content length over the site's sampled pages;
+//  2. layout: the rendered page (hidden, fixed and off-column blocks),
+//     when Render is set;
+//  3. template: the Infholder template of the page's site group, when
+//     pass 1 learned one (Sites);
+//  4. density: the density classifier labels every block no stage
+//     labelled.
+//
+// Templates are learned (pass 1, SiteLearner) from the pages as they are
+// parsed, before any stage has cut them, and applied in step 3.
+//
+// The zero value runs the density classifier alone.
+type Stages struct {
+	// Extract are the decoding and parsing options; URL, FetchedAt and
+	// ContentType are set per page.
+	Extract extract.Options
+	// Rules are per-site XPath/CSS rules (nil for none).
+	Rules *xpathrules.Set
+	// Render, when set, is the layout stage.
+	Render *RenderConfig
+	// Template configures template learning and application.
+	Template infholder.Options
+	// TemplateOnly skips the density classifier: every block that no
+	// earlier stage labelled is kept. It measures the template stage
+	// alone (winnow eval sites); a run never sets it.
+	TemplateOnly bool
+}
+
+// WithSignature returns a copy of the stages whose templates compare
+// blocks by signature v.
+func (s Stages) WithSignature(v infholder.Signature) Stages {
+	s.Template.Signature = v
+	return s
+}
+
+// RenderConfig turns on the layout stage.
+type RenderConfig struct {
+	Browser render.Browser
+	Options render.Options
+	// Resources serves the pages' subresources. Run serves them from
+	// its input WARC files when it is nil; elsewhere nil serves none.
+	Resources render.Resources
+	// Log, when set, gets every rendered page's requests (served, or
+	// blocked), as the pages are rendered.
+	Log func(pageURL string, requests []render.Request)
+}
+
+// placeholderURL is the address a page without an http(s) URL of its own
+// is rendered under: a name that resolves nowhere.
+const placeholderURL = "https://winnow.invalid/page.html"
+
+// layout runs the layout stage on one page.
+func (rc *RenderConfig) layout(ctx context.Context, p *extract.Page) error {
+	pageURL := placeholderURL
+	if p.URL != nil && (p.URL.Scheme == "http" || p.URL.Scheme == "https") {
+		pageURL = p.URL.String()
+	}
+	res := rc.Resources
+	if res == nil {
+		res = render.NoResources{}
+	}
+	l, err := render.Page(ctx, rc.Browser, p, pageURL, res, rc.Options)
+	if err != nil {
+		return err
+	}
+	if rc.Log != nil {
+		rc.Log(pageURL, l.Requests)
+	}
+	return nil
+}
+
+// Parse decodes and parses one input page; its blocks are unlabelled.
+func (s *Stages) Parse(in Input) (*extract.Page, error) {
+	eo := s.Extract
+	eo.URL, _ = url.Parse(in.URL)
+	eo.FetchedAt, eo.ContentType = in.FetchedAt, in.ContentType
+	return extract.Parse(in.Body, eo)
+}
+
+// Label runs the stages on a parsed page, in order. sites (nil for a page
+// on its own) gives the template of the page's group and the typical
+// content length of its rule. It returns what the site rule did; an error
+// comes only from the layout stage.
+func (s *Stages) Label(ctx context.Context, p *extract.Page, sites *Sites, group string) (xpathrules.Outcome, error) {
+	var ro xpathrules.Outcome
+	if rule := s.Rules.Match(p.URL); rule != nil {
+		ro = rule.Apply(p, sites.typical(rule))
+	}
+	if s.Render != nil {
+		if err := s.Render.layout(ctx, p); err != nil {
+			return ro, err
+		}
+	}
+	if tpl := sites.Template(group); tpl != nil {
+		tpl.Apply(p, s.Template)
+	}
+	if s.TemplateOnly {
+		for _, b := range p.Blocks {
+			if b.Label == extract.Unknown {
+				b.Label = extract.Content
+			}
+		}
+		return ro, nil
+	}
+	extract.Classify(p)
+	return ro, nil
+}
+
+// Page parses and labels one input page. A page that cannot be parsed or
+// rendered gives an error.
+func (s *Stages) Page(ctx context.Context, in Input, sites *Sites, group string) (*extract.Page, xpathrules.Outcome, error) {
+	return s.page(ctx, in, nil, sites, group)
+}
+
+// page is Page on a page pass 1 parsed already, when parsed is not nil.
+func (s *Stages) page(ctx context.Context, in Input, parsed *extract.Page, sites *Sites, group string) (*extract.Page, xpathrules.Outcome, error) {
+	p := parsed
+	if p == nil {
+		var err error
+		if p, err = s.Parse(in); err != nil {
+			return nil, xpathrules.Outcome{}, err
+		}
+	}
+	ro, err := s.Label(ctx, p, sites, group)
+	if err != nil {
+		return nil, ro, err
+	}
+	return p, ro, nil
+}
+
+// Record turns one input into its record: a page's record, or the
+// record of an input that is no page (skipped, failed) or of a page that
+// failed. It never returns nil.
+func (s *Stages) Record(ctx context.Context, in Input, sites *Sites, group string, ro RecordOptions) *Record {
+	r, _ := s.record(ctx, in, nil, sites, group, ro)
+	return r
+}
+
+// record is Record that also returns the labelled page (nil when the
+// input is no page or failed).
+func (s *Stages) record(ctx context.Context, in Input, parsed *extract.Page, sites *Sites, group string, ro RecordOptions) (*Record, *extract.Page) {
+	if in.Status != "" {
+		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra}
+		if !in.FetchedAt.IsZero() {
+			s := in.FetchedAt.UTC().Format(time.RFC3339)
+			r.FetchedAt = &s
+		}
+		return r, nil
+	}
+	p, out, err := s.page(ctx, in, parsed, sites, group)
+	if err != nil {
+		r := ErrorRecord(in.URL, in.Source, err)
+		r.Score, r.Extra = in.Score, in.Extra
+		return r, nil
+	}
+	r := NewRecord(p, in.Source, ro)
+	r.Group = group
+	r.SetRule(out)
+	r.Score, r.Extra = in.Score, in.Extra
+	return r, p
+}
+
+// ProcessPages runs the stages over inputs held in memory as Run runs them
+// over files: pass 1 learns the sites' templates from the inputs (unless
+// opts.SinglePage), then every input is labelled on opts.Workers
+// goroutines, the pages pass 1 parsed without parsing them again. fn gets
+// each input's index, its record and its labelled page (nil for an input
+// that is no page or failed), from several goroutines at once.
+// opts.Skip, HoldBytes and Progress do not apply. It returns what pass 1
+// learned (nil with SinglePage).
+func ProcessPages(ctx context.Context, inputs []Input, opts Options, fn func(i int, r *Record, p *extract.Page)) (*Sites, error) {
+	var sites *Sites
+	if !opts.SinglePage {
+		l := NewSiteLearner(ctx, opts, 0)
+		l.keepParsed()
+		for _, in := range inputs {
+			if err := l.Add(in); err != nil {
+				l.stop()
+				return nil, err
+			}
+		}
+		var err error
+		if sites, err = l.Learn(); err != nil {
+			return nil, err
+		}
+	}
+	par.Each(len(inputs), opts.workers(), func(i int) {
+		r, p := opts.Stages.record(ctx, inputs[i], sites.take(i), sites, sites.Group(i), opts.Record)
+		fn(i, r, p)
+	})
+	return sites, ctx.Err()
+}
