@@ -36,8 +36,17 @@ import (
 // rules (ReasonOutsideRegion, ReasonClassPrefix, ...) with what each
 // catches and where its thresholds come from.
 
+// The stages that vote on blocks, by the name in Reason.Stage (and in a
+// record's "removed", where the template stage is "template"). Each
+// stage's package names its own as one of these.
 const (
-	stageDensity = "density"
+	StageRules    = "rules"     // per-site XPath/CSS rules (package xpathrules)
+	StageRender   = "render"    // the rendered layout (package render)
+	StageTemplate = "infholder" // the site template (package infholder)
+	StageDensity  = "density"   // the density classifier of this package
+)
+
+const (
 
 	// wrapWidth is boilerpipe's line width for text density (WSDM 2010, §4.2).
 	wrapWidth = 80
@@ -199,22 +208,22 @@ func classifyDensity(p *Page) {
 		}
 		if r, ok := cut[i]; ok {
 			b.Label = Boilerplate
-			b.Vote(stageDensity, r, -1)
+			b.Vote(StageDensity, r, -1)
 			continue
 		}
 		if i == titleIdx {
 			b.Label = Content
-			b.Vote(stageDensity, ReasonTitle, 1)
+			b.Vote(StageDensity, ReasonTitle, 1)
 			continue
 		}
 		if specs[i] {
 			b.Label = Content
-			b.Vote(stageDensity, ReasonSpecList, 1)
+			b.Vote(StageDensity, ReasonSpecList, 1)
 			continue
 		}
 		if !inRegion(b.Node) {
 			b.Label = Boilerplate
-			b.Vote(stageDensity, ReasonOutsideRegion, -1)
+			b.Vote(StageDensity, ReasonOutsideRegion, -1)
 			continue
 		}
 		c.labelInside(b, region)
@@ -241,7 +250,7 @@ func (c *classifier) keepAuthor(titleIdx int) {
 			return
 		}
 		b.Label = Content
-		b.Vote(stageDensity, ReasonAuthor, 1)
+		b.Vote(StageDensity, ReasonAuthor, 1)
 	}
 }
 
@@ -273,7 +282,7 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 			continue
 		}
 		b.Label = Content
-		b.Vote(stageDensity, ReasonLead, 1)
+		b.Vote(StageDensity, ReasonLead, 1)
 	}
 }
 
@@ -818,43 +827,43 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	switch {
 	case c.hintWithin(b.Node, region) < 0:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonClassPrefix+b.hintRule, -1)
+		b.Vote(StageDensity, ReasonClassPrefix+b.hintRule, -1)
 	case ld > maxLinkDensity && b.Kind != Heading && !(ew >= digestWords && b.punct >= digestPunct && ld <= digestLinkDensity):
 		// Long items with sentences may carry many links (a digest of
 		// the day's stories); menus and link lists do not have sentences.
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonLinkDensity, -ld)
+		b.Vote(StageDensity, ReasonLinkDensity, -ld)
 	case b.Kind == Caption:
 		// Captions describe pictures; the benchmarks' gold texts and the
 		// readers of a corpus want the article's own text.
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonCaption, -1)
+		b.Vote(StageDensity, ReasonCaption, -1)
 	case c.insideForm(b.Node, region):
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonForm, -1)
+		b.Vote(StageDensity, ReasonForm, -1)
 	case b.Kind != Heading && b.Kind != TableCell && b.Kind != ListItem && b.Words <= fragmentWords && b.punct == 0:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonFragment, -1)
+		b.Vote(StageDensity, ReasonFragment, -1)
 	case b.Kind == Paragraph && b.Node.DataAtom == atom.Div && b.punct == 0 && ew < labelWords && b.Words > fragmentWords:
 		// A short line in a bare div, neither a heading nor a sentence:
 		// a picture's caption or a label, not the article's prose.
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonLabel, -1)
+		b.Vote(StageDensity, ReasonLabel, -1)
 	case b.Kind != Heading && b.Kind != TableCell && b.Words <= dateWords && dateLike(b.Text):
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonDate, -1)
+		b.Vote(StageDensity, ReasonDate, -1)
 	case b.Kind != Heading && credit(b.Text):
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonCredit, -1)
+		b.Vote(StageDensity, ReasonCredit, -1)
 	case b.teaser:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonTeaser, -1)
+		b.Vote(StageDensity, ReasonTeaser, -1)
 	case b.inLink && ew < linkWords:
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonLink, -1)
+		b.Vote(StageDensity, ReasonLink, -1)
 	default:
 		b.Label = Content
-		b.Vote(stageDensity, ReasonInRegion, b.weight())
+		b.Vote(StageDensity, ReasonInRegion, b.weight())
 	}
 }
 
@@ -879,7 +888,7 @@ func (c *classifier) trimEdges() {
 			return false, true
 		}
 		b.Label = Boilerplate
-		b.Vote(stageDensity, ReasonShortEdge, -1)
+		b.Vote(StageDensity, ReasonShortEdge, -1)
 		return true, false
 	}
 	for _, b := range blocks {
@@ -902,7 +911,7 @@ func (c *classifier) trimEdges() {
 		linkedItem := b.Kind == ListItem && b.LinkDensity() >= 0.25 && b.effWords() < 3*tailWords
 		if b.Kind == Heading || short && (b.Kind == Paragraph || b.Kind == Caption) || linkedItem {
 			b.Label = Boilerplate
-			b.Vote(stageDensity, ReasonTail, -1)
+			b.Vote(StageDensity, ReasonTail, -1)
 			continue
 		}
 		break
@@ -914,7 +923,7 @@ const tailWords = 10
 
 func isTitleVote(b *Block) bool {
 	for _, r := range b.Reasons {
-		if r.Stage == stageDensity && r.Rule == ReasonTitle {
+		if r.Stage == StageDensity && r.Rule == ReasonTitle {
 			return true
 		}
 	}

@@ -37,9 +37,6 @@ type Options struct {
 	// MaxPageBytes cuts longer input before parsing and sets Page.Truncated.
 	// Zero means DefaultMaxPageBytes; a negative value means no limit.
 	MaxPageBytes int
-	// NoClassify leaves every block Unknown, for callers that run their own
-	// stages before the density classifier (see Classify).
-	NoClassify bool
 }
 
 // Extract decodes, parses and segments raw page bytes and labels the blocks
@@ -50,9 +47,7 @@ func Extract(raw []byte, opts Options) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !opts.NoClassify {
-		Classify(p)
-	}
+	Classify(p)
 	return p, nil
 }
 

@@ -186,7 +186,7 @@ func (p *Page) WriteDebugHTML(w io.Writer) error {
 			fmt.Fprintf(&tip, "\n%s: %s (%.2f)", r.Stage, r.Rule, r.Score)
 		}
 		label := b.Label.String()
-		if b.Label == Boilerplate && decidedBy(b) == "infholder" {
+		if b.Label == Boilerplate && decidedBy(b) == StageTemplate {
 			label += " template"
 		}
 		data.Blocks = append(data.Blocks, debugBlock{

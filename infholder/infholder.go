@@ -30,7 +30,8 @@ import (
 	"github.com/winnow-go/winnow/internal/par"
 )
 
-const stage = "infholder"
+// Stage is the name the template stage votes under (extract.Reason.Stage).
+const Stage = extract.StageTemplate
 
 // Signature says what of a block the template compares: seed 000's
 // "style inbreeding" variants.
@@ -195,7 +196,7 @@ func Learn(group string, pages []*extract.Page, opts Options) *Template {
 		for _, m := range marks[i] {
 			if b := p.Blocks[m.block]; b.Label == extract.Unknown {
 				b.Label = extract.Boilerplate
-				b.Vote(stage, "template", -m.share)
+				b.Vote(Stage, "template", -m.share)
 			}
 		}
 	}
@@ -339,7 +340,7 @@ func (t *Template) Apply(p *extract.Page, opts Options) float64 {
 		b := p.Blocks[idx]
 		if b.Label == extract.Unknown {
 			b.Label = extract.Boilerplate
-			b.Vote(stage, "template", -t.Sigs[seq[idx]])
+			b.Vote(Stage, "template", -t.Sigs[seq[idx]])
 		}
 		matched++
 	}

@@ -38,6 +38,9 @@ type Input struct {
 	Extra       map[string]json.RawMessage // JSONL fields winnow does not know
 	Status      string                     // "" for a page; StatusSkipped or StatusError otherwise
 	Err         string
+	// Kind classifies a skipped or failed input for the run summary (one
+	// of the Kind... constants).
+	Kind string
 }
 
 // ReadInputs calls fn for every page of every path, in order: WARC files
@@ -168,7 +171,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 		if err != nil {
 			var re *warc.RecordError
 			if errors.As(err, &re) {
-				if ferr := fn(Input{Source: fmt.Sprintf("%s@%d", base, re.Offset), Status: StatusError, Err: err.Error()}); ferr != nil {
+				if ferr := fn(Input{Source: fmt.Sprintf("%s@%d", base, re.Offset), Status: StatusError, Err: err.Error(), Kind: KindWARC}); ferr != nil {
 					return ferr
 				}
 				continue
@@ -196,12 +199,12 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			}
 			switch {
 			case resp.StatusCode >= 300 && resp.StatusCode < 400:
-				in.Status, in.Err = StatusSkipped, fmt.Sprintf("redirect %d: to %s", resp.StatusCode, resp.Header.Get("Location"))
+				in.Status, in.Err, in.Kind = StatusSkipped, fmt.Sprintf("redirect %d: to %s", resp.StatusCode, resp.Header.Get("Location")), KindRedirect
 			case resp.StatusCode >= 400:
 				if !html {
 					continue
 				}
-				in.Status, in.Err = StatusSkipped, fmt.Sprintf("HTTP %d: %s", resp.StatusCode, resp.Status)
+				in.Status, in.Err, in.Kind = StatusSkipped, fmt.Sprintf("HTTP %d: %s", resp.StatusCode, resp.Status), KindHTTP
 			case !html:
 				if res != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
 					res(in.URL, path, rec.Offset)
@@ -230,7 +233,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 				if resp, err := warc.ParseResponse(rec.Block); err != nil || !isHTML(resp.Header.Get("Content-Type"), nil) {
 					continue
 				}
-				in.Status, in.Err = StatusSkipped, "revisit: the payload is not in the input"
+				in.Status, in.Err, in.Kind = StatusSkipped, "revisit: the payload is not in the input", KindRevisit
 				break
 			}
 			if !e.html {
@@ -241,7 +244,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			}
 			body, ct, err := payloadAt(path, e.offset)
 			if err != nil {
-				in.Status, in.Err = StatusError, "revisit: "+err.Error()
+				in.Status, in.Err, in.Kind = StatusError, "revisit: "+err.Error(), KindRevisit
 				break
 			}
 			in.ContentType, in.Body = ct, body
@@ -301,7 +304,7 @@ func readJSONL(path string, fn func(Input) error) error {
 		in := Input{Source: fmt.Sprintf("%s:%d", base, line)}
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(b, &raw); err != nil {
-			in.Status, in.Err = StatusError, "bad JSON: "+err.Error()
+			in.Status, in.Err, in.Kind = StatusError, "bad JSON: "+err.Error(), KindJSON
 		} else {
 			in = jsonInput(in, raw)
 		}
@@ -317,7 +320,7 @@ func jsonInput(in Input, raw map[string]json.RawMessage) Input {
 	if json.Unmarshal(raw["html"], &s) == nil {
 		in.Body = []byte(s)
 	} else {
-		in.Status, in.Err = StatusError, `no "html" string`
+		in.Status, in.Err, in.Kind = StatusError, `no "html" string`, KindJSON
 	}
 	if json.Unmarshal(raw["content_type"], &s) == nil {
 		in.ContentType = s
@@ -417,7 +420,7 @@ func readPage(dir, p string) Input {
 	in := Input{Source: filepath.ToSlash(rel), URL: fileURL(p)}
 	b, err := gz.ReadFile(p)
 	if err != nil {
-		in.Status, in.Err = StatusError, err.Error()
+		in.Status, in.Err, in.Kind = StatusError, err.Error(), KindRead
 		return in
 	}
 	in.Body = b

@@ -1,17 +1,17 @@
-// Package pipeline runs winnow over many pages: readers, site groups,
-// labelling stages, near-duplicate detection and writers. This file holds
-// the output record that every command writes.
 package pipeline
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -21,6 +21,33 @@ const (
 	StatusError   = "error"
 	StatusSkipped = "skipped"
 )
+
+// Kinds of skipped and failed records, as the run summary counts them.
+const (
+	KindWARC     = "malformed WARC record"
+	KindRedirect = "redirect"
+	KindHTTP     = "HTTP error"
+	KindRevisit  = "revisit"
+	KindJSON     = "bad JSONL line"
+	KindRead     = "unreadable file"
+	KindEmpty    = "empty page"
+	KindNotHTML  = "not HTML"
+	KindRender   = "layout stage"
+	KindPage     = "page"
+)
+
+// errKind classifies the error of a page that failed in the stages.
+func errKind(err error) string {
+	switch {
+	case errors.Is(err, extract.ErrEmpty):
+		return KindEmpty
+	case errors.Is(err, extract.ErrNotHTML):
+		return KindNotHTML
+	case errors.Is(err, render.ErrBrowser):
+		return KindRender
+	}
+	return KindPage
+}
 
 // Record is one output line, one per input page (see DESIGN.md, "The
 // record"). Optional fields are omitted when empty; fetched_at is null when
@@ -50,6 +77,8 @@ type Record struct {
 	// Extra holds input fields winnow does not know; they are written
 	// after the known ones, in key order, and never replace them.
 	Extra map[string]json.RawMessage `json:"-"`
+	// Kind classifies a skipped or failed record for the summary.
+	Kind string `json:"-"`
 }
 
 // SetRule records what a site rule did: its name and status, and why it
@@ -105,6 +134,11 @@ func ErrorRecord(url, source string, err error) *Record {
 	return &Record{URL: url, Source: source, Status: StatusError, Error: err.Error()}
 }
 
+// RemovedTemplate is the key of the site template stage in a record's
+// "removed" (the stage votes as infholder.Stage); the other keys are the
+// stages' own names: xpathrules.Stage, render.Stage, extract.StageDensity.
+const RemovedTemplate = "template"
+
 // removedByStage counts the words of boilerplate blocks by the stage whose
 // vote removed them (the last negative reason).
 func removedByStage(p *extract.Page) map[string]int {
@@ -113,15 +147,15 @@ func removedByStage(p *extract.Page) map[string]int {
 		if b.Label != extract.Boilerplate {
 			continue
 		}
-		stage := "density"
+		stage := extract.StageDensity
 		for i := len(b.Reasons) - 1; i >= 0; i-- {
 			if b.Reasons[i].Score < 0 {
 				stage = b.Reasons[i].Stage
 				break
 			}
 		}
-		if stage == "infholder" {
-			stage = "template" // the record's name for the site template stage
+		if stage == infholder.Stage {
+			stage = RemovedTemplate // the record's name for the site template stage
 		}
 		m[stage] += b.Words
 	}

@@ -233,21 +233,11 @@ func (s *Summary) count(r *Record) {
 		}
 	case StatusError:
 		s.Errors++
-		s.Kinds["error: "+errorKind(r.Error)]++
+		s.Kinds["error: "+r.Kind]++
 	case StatusSkipped:
 		s.Skipped++
-		s.Kinds["skipped: "+errorKind(r.Error)]++
+		s.Kinds["skipped: "+r.Kind]++
 	}
-}
-
-// errorKind is the first words of an error message, for the summary.
-func errorKind(msg string) string {
-	for i, c := range msg {
-		if c == ':' || c == '(' || i >= 40 {
-			return msg[:i]
-		}
-	}
-	return msg
 }
 
 // WriteSummary writes the summary as indented JSON.

@@ -407,3 +407,67 @@ func TestRunHoldOrRead(t *testing.T) {
 		t.Error("a run resumed after 7 records differs")
 	}
 }
+
+// TestRunFileDedup: with near-duplicate detection as the last stage the
+// output is the run's records with the dedup fields, the summary reports
+// the clusters, and the spool is gone.
+func TestRunFileDedup(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.jsonl")
+	d := DefaultDedupOptions()
+	sum, err := RunFile(context.Background(), []string{"../fixtures/pages"}, out, Options{Workers: 2}, FileOptions{Dedup: &d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Dedup == nil || sum.Dedup.Records != sum.Written || sum.Dedup.Clusters == 0 {
+		t.Fatalf("summary %+v, dedup %+v", sum, sum.Dedup)
+	}
+	b, _ := os.ReadFile(out)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != sum.Written {
+		t.Fatalf("%d lines, %d records", len(lines), sum.Written)
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, `"cluster":`) || !strings.Contains(l, `"canonical":`) {
+			t.Fatalf("no dedup fields: %.200s", l)
+		}
+	}
+	if _, err := os.Stat(out + SpoolSuffix); !os.IsNotExist(err) {
+		t.Errorf("spool left: %v", err)
+	}
+}
+
+// TestDedupBadLine: a line that is not a JSON record becomes an error
+// record, counted, and the others are clustered as usual.
+func TestDedupBadLine(t *testing.T) {
+	in := "{\"url\":\"a\",\"text\":\"one two three four\"}\n{oops\n{\"url\":\"b\",\"text\":\"five six seven eight\"}\n"
+	var out bytes.Buffer
+	sum, _, err := Dedup(strings.NewReader(in), "in.jsonl", &out, DefaultDedupOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || sum.Errors != 1 || sum.Records != 3 {
+		t.Fatalf("%d lines, summary %+v", len(lines), sum)
+	}
+	if !strings.HasPrefix(lines[1], `{"source":"in.jsonl:2","fetched_at":null,"status":"error","error":"not a JSON record`) {
+		t.Errorf("error record %s", lines[1])
+	}
+}
+
+// TestSummaryKinds: skipped and failed records are counted by the kind
+// their reader or stage gave them, not by their message.
+func TestSummaryKinds(t *testing.T) {
+	var s Summary
+	s.Kinds = map[string]int{}
+	for _, r := range []*Record{
+		{Status: StatusSkipped, Kind: KindRedirect, Error: "redirect 301: to /x"},
+		{Status: StatusSkipped, Kind: KindRedirect, Error: "redirect 302: to /y"},
+		{Status: StatusError, Kind: KindNotHTML, Error: "extract: input is not HTML"},
+	} {
+		s.count(r)
+	}
+	if s.Kinds["skipped: "+KindRedirect] != 2 || s.Kinds["error: "+KindNotHTML] != 1 || s.Read != 3 {
+		t.Errorf("kinds %v", s.Kinds)
+	}
+}

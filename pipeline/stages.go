@@ -161,7 +161,7 @@ func (s *Stages) Record(ctx context.Context, in Input, sites *Sites, group strin
 // input is no page or failed).
 func (s *Stages) record(ctx context.Context, in Input, parsed *extract.Page, sites *Sites, group string, ro RecordOptions) (*Record, *extract.Page) {
 	if in.Status != "" {
-		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra}
+		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra, Kind: in.Kind}
 		if !in.FetchedAt.IsZero() {
 			s := in.FetchedAt.UTC().Format(time.RFC3339)
 			r.FetchedAt = &s
@@ -171,7 +171,7 @@ func (s *Stages) record(ctx context.Context, in Input, parsed *extract.Page, sit
 	p, out, err := s.page(ctx, in, parsed, sites, group)
 	if err != nil {
 		r := ErrorRecord(in.URL, in.Source, err)
-		r.Score, r.Extra = in.Score, in.Extra
+		r.Score, r.Extra, r.Kind = in.Score, in.Extra, errKind(err)
 		return r, nil
 	}
 	r := NewRecord(p, in.Source, ro)

@@ -15,7 +15,7 @@ import (
 )
 
 // Stage is the name the layout stage votes under.
-const Stage = "render"
+const Stage = extract.StageRender
 
 // Hidden says why a box is not seen on the page, or "" when it is.
 func (l *Layout) Hidden(b Box) string {

@@ -24,7 +24,7 @@ import (
 )
 
 // Stage is the name rules vote under in a block's reasons.
-const Stage = "rules"
+const Stage = extract.StageRules
 
 // Rule is one site's rule.
 type Rule struct {
