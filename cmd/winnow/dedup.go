@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -152,12 +151,12 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stderr, sum.Describe())
 	if f.redirects != "" {
-		if err := writeRedirects(f.redirects, cl); err != nil {
+		if err := withOutput(f.redirects, os.Stdout, cl.WriteRedirects); err != nil {
 			return err
 		}
 	}
 	if f.report != "" {
-		return writeDedupReport(f.report, cl.Docs, cl.Snippet, cl.Result, opts.Method, opts.Measure, opts.Threshold)
+		return withOutput(f.report, os.Stdout, func(w io.Writer) error { return pipeline.WriteDedupReport(w, cl, opts) })
 	}
 	return nil
 }
@@ -181,18 +180,4 @@ func storeWant(changed func(string) bool, method string, k int, threshold float6
 		w.Threshold = threshold
 	}
 	return w, nil
-}
-
-// writeRedirects writes "duplicate<TAB>canonical" lines.
-func writeRedirects(path string, cl *pipeline.Clusters) error {
-	w, closeFn, err := pipeline.CreateOutput(path, os.Stdout)
-	if err != nil {
-		return err
-	}
-	for i, d := range cl.Docs {
-		if to := cl.Canonical[i]; to != "" && d.URL != to {
-			fmt.Fprintf(w, "%s\t%s\n", strings.ReplaceAll(d.URL, "\t", " "), strings.ReplaceAll(to, "\t", " "))
-		}
-	}
-	return closeFn()
 }
