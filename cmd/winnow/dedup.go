@@ -129,23 +129,14 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	var r io.Reader = os.Stdin
-	if in != "-" {
-		fh, err := os.Open(in)
-		if err != nil {
+	var sum pipeline.DedupSummary
+	var cl *pipeline.Clusters
+	err = withInput(in, func(r io.Reader) error {
+		return withOutput(f.out, os.Stdout, func(w io.Writer) (err error) {
+			sum, cl, err = pipeline.Dedup(r, in, w, opts)
 			return err
-		}
-		defer fh.Close()
-		r = fh
-	}
-	w, closeFn, err := pipeline.CreateOutput(f.out, os.Stdout)
-	if err != nil {
-		return err
-	}
-	sum, cl, err := pipeline.Dedup(r, in, w, opts)
-	if cerr := closeFn(); cerr != nil && err == nil {
-		err = cerr
-	}
+		})
+	})
 	if err != nil {
 		return err
 	}

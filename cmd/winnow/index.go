@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/dedup"
-	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/pipeline"
 )
 
@@ -52,8 +49,80 @@ created with; giving others later is an error.`,
 	pf.StringVar(&f.method, "method", "simhash", "a new index's method: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
 	pf.IntVar(&f.k, "k", 3, "a new SimHash index's Hamming distance of a near-duplicate (0-8)")
 	pf.Float64Var(&f.threshold, "threshold", 0.8, "a new MinHash index's estimated Jaccard similarity of a near-duplicate")
-	// withStore opens the index, runs fn on it and closes it.
-	withStore := func(cmd *cobra.Command, fn func(*dedup.Store) error) error {
+	cmd.AddCommand(f.addCmd(), f.queryCmd(), f.deleteCmd(), f.statsCmd())
+	return cmd
+}
+
+func (f *indexFlags) addCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "add IN.jsonl",
+		Short: "Add records (a URL already held is replaced)",
+		Args:  exactArgs(1),
+		RunE: f.withStore(func(cmd *cobra.Command, args []string, st *dedup.Store) error {
+			return withInput(args[0], func(r io.Reader) error {
+				sum, err := pipeline.IndexAdd(cmd.Context(), r, args[0], st, cmd.ErrOrStderr())
+				fmt.Fprintln(cmd.ErrOrStderr(), sum)
+				return err
+			})
+		}),
+	}
+}
+
+func (f *indexFlags) queryCmd() *cobra.Command {
+	query := &cobra.Command{
+		Use:   "query IN.jsonl",
+		Short: "For each record, the near-duplicates the index holds",
+		Long: `Writes one JSON line per input record: its url and "duplicates": the held
+documents it matches, each with its url and similarity (1 - distance/64 and
+the Hamming distance for SimHash; the estimated Jaccard similarity for
+MinHash; the share of signatures in common otherwise). A record that cannot
+be read, or has no words, gives a line with "error".`,
+		Args: exactArgs(1),
+		RunE: f.withStore(func(cmd *cobra.Command, args []string, st *dedup.Store) error {
+			return withInput(args[0], func(r io.Reader) error {
+				return withOutput(f.out, cmd.OutOrStdout(), func(w io.Writer) error {
+					return pipeline.IndexQuery(cmd.Context(), r, args[0], st, w)
+				})
+			})
+		}),
+	}
+	query.Flags().StringVar(&f.out, "out", "-", "output JSONL file, or - for standard output")
+	return query
+}
+
+func (f *indexFlags) deleteCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "delete URL...",
+		Short: "Remove documents by URL",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: f.withStore(func(cmd *cobra.Command, args []string, st *dedup.Store) error {
+			missing, err := pipeline.IndexDelete(st, args)
+			for _, u := range missing {
+				fmt.Fprintf(cmd.ErrOrStderr(), "not in the index: %s\n", u)
+			}
+			if err == nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d deleted\n", len(args)-len(missing), len(args))
+			}
+			return err
+		}),
+	}
+}
+
+func (f *indexFlags) statsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats",
+		Short: "Documents, bytes on disk, method and layout, as JSON",
+		Args:  exactArgs(0),
+		RunE: f.withStore(func(cmd *cobra.Command, args []string, st *dedup.Store) error {
+			return pipeline.WriteIndexStats(cmd.OutOrStdout(), st)
+		}),
+	}
+}
+
+// withStore makes a command that opens the index, runs fn on it and
+// closes it.
+func (f *indexFlags) withStore(fn func(*cobra.Command, []string, *dedup.Store) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
 		if f.dir == "" {
 			return usagef("index: --index DIR is required")
 		}
@@ -69,80 +138,12 @@ created with; giving others later is an error.`,
 		if err != nil {
 			return err
 		}
-		err = fn(st)
+		err = fn(cmd, args, st)
 		if cerr := st.Close(); err == nil {
 			err = cerr
 		}
 		return err
 	}
-	add := &cobra.Command{
-		Use:   "add IN.jsonl",
-		Short: "Add records (a URL already held is replaced)",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(cmd, func(st *dedup.Store) error { return indexAdd(st, args[0], cmd.ErrOrStderr()) })
-		},
-	}
-	query := &cobra.Command{
-		Use:   "query IN.jsonl",
-		Short: "For each record, the near-duplicates the index holds",
-		Long: `Writes one JSON line per input record: its url and "duplicates": the held
-documents it matches, each with its url and similarity (1 - distance/64 and
-the Hamming distance for SimHash; the estimated Jaccard similarity for
-MinHash; the share of signatures in common otherwise). A record that cannot
-be read, or has no words, gives a line with "error".`,
-		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(cmd, func(st *dedup.Store) error {
-				return withOutput(f.out, cmd.OutOrStdout(), func(w io.Writer) error { return indexQuery(st, args[0], w) })
-			})
-		},
-	}
-	query.Flags().StringVar(&f.out, "out", "-", "output JSONL file, or - for standard output")
-	del := &cobra.Command{
-		Use:   "delete URL...",
-		Short: "Remove documents by URL",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(cmd, func(st *dedup.Store) error {
-				n := 0
-				for _, u := range args {
-					ok, err := st.Delete(u)
-					if err != nil {
-						return err
-					}
-					if ok {
-						n++
-					} else {
-						fmt.Fprintf(cmd.ErrOrStderr(), "not in the index: %s\n", u)
-					}
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d deleted\n", n, len(args))
-				return nil
-			})
-		},
-	}
-	stats := &cobra.Command{
-		Use:   "stats",
-		Short: "Documents, bytes on disk, method and layout, as JSON",
-		Args:  exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(cmd, func(st *dedup.Store) error {
-				s, err := st.Stats()
-				if err != nil {
-					return err
-				}
-				b, err := json.Marshal(s)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), string(b))
-				return nil
-			})
-		},
-	}
-	cmd.AddCommand(add, query, del, stats)
-	return cmd
 }
 
 // withOutput runs fn on the named file ("-" is stdout), closing it after.
@@ -158,122 +159,16 @@ func withOutput(path string, stdout io.Writer, fn func(io.Writer) error) error {
 	return closeFn()
 }
 
-// indexRecord is one input line: its URL and text, or why it could not be
-// read.
-type indexRecord struct {
-	line      int
-	url, text string
-	err       string
-}
-
-// scanIndexInput calls fn for every non-empty line of a JSONL file ("-" is
-// stdin).
-func scanIndexInput(path string, fn func(indexRecord) error) error {
-	return scanJSONLines(path, func(line int, b []byte) error {
-		var rec struct {
-			URL  string `json:"url"`
-			Text string `json:"text"`
-		}
-		ir := indexRecord{line: line}
-		switch err := json.Unmarshal(b, &rec); {
-		case err != nil:
-			ir.err = err.Error()
-		case rec.URL == "":
-			ir.err = "no url"
-		default:
-			ir.url, ir.text = rec.URL, rec.Text
-		}
-		return fn(ir)
-	})
-}
-
-// scanJSONLines calls fn with the number and the bytes of every non-empty
-// line of a JSONL file ("-" is standard input). b is valid only during
-// the call.
-func scanJSONLines(path string, fn func(line int, b []byte) error) error {
-	var r io.Reader = os.Stdin
-	if path != "-" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		r = fh
+// withInput runs fn on the named file ("-" is standard input), closing it
+// after.
+func withInput(path string, fn func(io.Reader) error) error {
+	if path == "-" {
+		return fn(os.Stdin)
 	}
-	return jsonl.Scan(r, path, fn)
-}
-
-func indexAdd(st *dedup.Store, path string, stderr io.Writer) error {
-	var batch []dedup.Entry
-	added, skipped, unsigned := 0, 0, 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		docs, err := st.AddBatch(batch)
-		if err != nil {
-			return err
-		}
-		added += len(docs)
-		urls := map[string]bool{}
-		for _, e := range batch {
-			urls[e.URL] = true
-		}
-		unsigned += len(urls) - len(docs)
-		batch = batch[:0]
-		return nil
+	fh, err := os.Open(path)
+	if err != nil {
+		return err
 	}
-	err := scanIndexInput(path, func(r indexRecord) error {
-		if r.err != "" {
-			skipped++
-			fmt.Fprintf(stderr, "%s:%d: skipped: %s\n", path, r.line, r.err)
-			return nil
-		}
-		batch = append(batch, dedup.Entry{URL: r.url, Text: r.text})
-		if len(batch) == pipeline.IndexAddBatch {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil {
-		err = flush()
-	}
-	fmt.Fprintf(stderr, "%d records added, %d unreadable, %d with nothing to sign (%v)\n", added, skipped, unsigned, st.Options())
-	return err
-}
-
-type indexMatch struct {
-	URL        string  `json:"url"`
-	Distance   *int    `json:"distance,omitempty"`
-	Similarity float64 `json:"similarity"`
-}
-
-func indexQuery(st *dedup.Store, path string, w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return scanIndexInput(path, func(r indexRecord) error {
-		type out struct {
-			URL        string       `json:"url,omitempty"`
-			Line       int          `json:"line"`
-			Duplicates []indexMatch `json:"duplicates"`
-			Error      string       `json:"error,omitempty"`
-		}
-		o := out{URL: r.url, Line: r.line, Duplicates: []indexMatch{}, Error: r.err}
-		if o.Error == "" {
-			err := st.Query(dedup.Entry{URL: r.url, Text: r.text}, func(m dedup.Match) {
-				im := indexMatch{URL: m.URL, Similarity: m.Similarity}
-				if m.Distance >= 0 {
-					im.Distance = &m.Distance
-				}
-				o.Duplicates = append(o.Duplicates, im)
-			})
-			switch {
-			case errors.Is(err, dedup.ErrNoSignature):
-				o.Error = "no words to sign"
-			case err != nil:
-				return err
-			}
-		}
-		return enc.Encode(o)
-	})
+	defer fh.Close()
+	return fn(fh)
 }

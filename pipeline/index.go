@@ -1,0 +1,196 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/winnow-go/winnow/dedup"
+	"github.com/winnow-go/winnow/internal/jsonl"
+)
+
+// IndexRecord is one non-empty line of the JSONL input of an index add or
+// query: its URL and text, or in Err why it could not be read (not JSON,
+// or no "url").
+type IndexRecord struct {
+	Line      int // 1-based line number in the input
+	URL, Text string
+	Err       string
+}
+
+// ScanIndexRecords calls fn for every non-empty line of r, a JSONL input
+// of records with "url" and "text" (winnow run's records, or any JSONL);
+// name names r in errors. It stops at fn's first error. r is not closed.
+func ScanIndexRecords(r io.Reader, name string, fn func(IndexRecord) error) error {
+	return jsonl.Scan(r, name, func(line int, b []byte) error {
+		var rec struct {
+			URL  string `json:"url"`
+			Text string `json:"text"`
+		}
+		ir := IndexRecord{Line: line}
+		switch err := json.Unmarshal(b, &rec); {
+		case err != nil:
+			ir.Err = err.Error()
+		case rec.URL == "":
+			ir.Err = "no url"
+		default:
+			ir.URL, ir.Text = rec.URL, rec.Text
+		}
+		return fn(ir)
+	})
+}
+
+// IndexAddSummary counts what IndexAdd did.
+type IndexAddSummary struct {
+	// Added counts the documents the index now holds from this input (a
+	// URL given twice counts once per batch it is in).
+	Added int
+	// Unreadable counts the lines that were not records with a URL;
+	// Unsigned the records with nothing to sign (no words).
+	Unreadable, Unsigned int
+	// Store are the settings of the index.
+	Store dedup.StoreOptions
+}
+
+// String formats the summary as winnow index add prints it.
+func (s IndexAddSummary) String() string {
+	return fmt.Sprintf("%d records added, %d unreadable, %d with nothing to sign (%v)", s.Added, s.Unreadable, s.Unsigned, s.Store)
+}
+
+// IndexAdd adds every record of r (see ScanIndexRecords) to st in synced
+// batches of IndexAddBatch: after a crash, every record counted as added
+// is in the index. A URL the index holds is replaced. Each unreadable line
+// is reported on log as "name:line: skipped: reason" (log may be nil) and
+// left out. When ctx is cancelled, the records read so far are added and
+// IndexAdd returns ctx's error. The summary counts what was added, also
+// when an error stopped it.
+func IndexAdd(ctx context.Context, r io.Reader, name string, st *dedup.Store, log io.Writer) (IndexAddSummary, error) {
+	sum := IndexAddSummary{Store: st.Options()}
+	var batch []dedup.Entry
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		docs, err := st.AddBatch(batch)
+		if err != nil {
+			return err
+		}
+		urls := map[string]bool{}
+		for _, e := range batch {
+			urls[e.URL] = true
+		}
+		sum.Added += len(docs)
+		sum.Unsigned += len(urls) - len(docs)
+		batch = batch[:0]
+		return nil
+	}
+	err := ScanIndexRecords(r, name, func(rec IndexRecord) error {
+		if err := ctx.Err(); err != nil {
+			if ferr := flush(); ferr != nil {
+				return ferr
+			}
+			return err
+		}
+		if rec.Err != "" {
+			sum.Unreadable++
+			if log != nil {
+				fmt.Fprintf(log, "%s:%d: skipped: %s\n", name, rec.Line, rec.Err)
+			}
+			return nil
+		}
+		batch = append(batch, dedup.Entry{URL: rec.URL, Text: rec.Text})
+		if len(batch) == IndexAddBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	return sum, err
+}
+
+// IndexMatch is one held document that a queried record matches.
+type IndexMatch struct {
+	URL string `json:"url"`
+	// Distance is the SimHash Hamming distance (SimHash indexes only).
+	Distance *int `json:"distance,omitempty"`
+	// Similarity is 1 - Distance/64 (SimHash), the estimated Jaccard
+	// similarity (MinHash) or the share of signatures in common.
+	Similarity float64 `json:"similarity"`
+}
+
+// IndexAnswer is the answer to one queried record, one JSON line of
+// winnow index query.
+type IndexAnswer struct {
+	URL        string       `json:"url,omitempty"`
+	Line       int          `json:"line"`
+	Duplicates []IndexMatch `json:"duplicates"`
+	// Error says why the record was not looked up: an unreadable line,
+	// or "no words to sign".
+	Error string `json:"error,omitempty"`
+}
+
+// IndexQuery looks up every record of r (see ScanIndexRecords) in st and
+// writes one IndexAnswer per record to w as a JSON line, in input order.
+// A record that cannot be read or signed gives an answer with Error; other
+// failures stop the query. It stops with ctx's error when ctx is
+// cancelled.
+func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return ScanIndexRecords(r, name, func(rec IndexRecord) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		a := IndexAnswer{URL: rec.URL, Line: rec.Line, Duplicates: []IndexMatch{}, Error: rec.Err}
+		if a.Error == "" {
+			err := st.Query(dedup.Entry{URL: rec.URL, Text: rec.Text}, func(m dedup.Match) {
+				im := IndexMatch{URL: m.URL, Similarity: m.Similarity}
+				if m.Distance >= 0 {
+					im.Distance = &m.Distance
+				}
+				a.Duplicates = append(a.Duplicates, im)
+			})
+			switch {
+			case errors.Is(err, dedup.ErrNoSignature):
+				a.Error = "no words to sign"
+			case err != nil:
+				return err
+			}
+		}
+		return enc.Encode(a)
+	})
+}
+
+// IndexDelete removes the documents of urls from st and returns the URLs
+// it did not hold.
+func IndexDelete(st *dedup.Store, urls []string) (missing []string, err error) {
+	for _, u := range urls {
+		ok, err := st.Delete(u)
+		if err != nil {
+			return missing, err
+		}
+		if !ok {
+			missing = append(missing, u)
+		}
+	}
+	return missing, nil
+}
+
+// WriteIndexStats writes st's statistics (documents, bytes on disk,
+// method and layout) to w as one JSON line.
+func WriteIndexStats(w io.Writer, st *dedup.Store) error {
+	s, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
+}
