@@ -25,6 +25,8 @@ const (
 // key layout version: 3-word shingles, as winnow dedup's default.
 var storeMinShingles = []int{3}
 
+var _ indexKind = (*minKind)(nil)
+
 // minKind is the index of a MinHash store.
 type minKind struct {
 	noUpkeep

@@ -28,6 +28,8 @@ import (
 // rebuildBatch is how many re-signed documents one rebuild batch holds.
 const rebuildBatch = 10_000
 
+var _ indexKind = (*sigKind)(nil)
+
 // sigKind is the index of a signature store.
 type sigKind struct {
 	db     *pebble.DB

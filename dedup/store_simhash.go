@@ -23,6 +23,8 @@ const storeLayoutN = 10_000_000
 // key layout version: words and word pairs, as winnow dedup's default.
 var storeSimShingles = []int{1, 2}
 
+var _ indexKind = (*simKind)(nil)
+
 // simKind is the index of a SimHash store.
 type simKind struct {
 	noUpkeep
