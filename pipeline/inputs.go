@@ -123,7 +123,20 @@ func isHTML(contentType string, body []byte) bool {
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil && contentType != "" {
 		return mt == "text/html" || mt == "application/xhtml+xml"
 	}
-	return strings.HasPrefix(http.DetectContentType(body), "text/html")
+	// DetectContentType calls any text after a UTF-8 byte-order mark
+	// plain text, and knows only pages that start with one of a few tags:
+	// a page saved with a BOM is sniffed without it, and a text page with
+	// an <html> or doctype tag in its first 1,024 bytes (after a <base> or
+	// <meta> line, say) is a page.
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	switch ct := http.DetectContentType(body); {
+	case strings.HasPrefix(ct, "text/html"):
+		return true
+	case strings.HasPrefix(ct, "text/plain"):
+		head := body[:min(len(body), 1024)]
+		return ascii.IndexFold(head, "<html") >= 0 || ascii.IndexFold(head, "<!doctype html") >= 0
+	}
+	return false
 }
 
 // warcDate parses WARC-Date; invalid dates (ClueWeb09 has "2008-10-294T...")

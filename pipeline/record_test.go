@@ -72,3 +72,21 @@ func TestPageURL(t *testing.T) {
 		}
 	}
 }
+
+// TestIsHTMLByteOrderMark: a response without a Content-Type whose page
+// starts with a UTF-8 byte-order mark is a page (DetectContentType alone
+// calls it plain text).
+func TestIsHTMLByteOrderMark(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want bool
+	}{
+		{"\xef\xbb\xbf<base href=\"http://a.example/\"/>\n<!DOCTYPE html><html><body><p>x</p></body></html>", true},
+		{"\xef\xbb\xbfplain words, no markup", false},
+		{"<!DOCTYPE html><html></html>", true},
+	} {
+		if got := isHTML("", []byte(c.body)); got != c.want {
+			t.Errorf("isHTML(%.30q) = %v", c.body, got)
+		}
+	}
+}

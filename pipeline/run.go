@@ -34,9 +34,13 @@ type Options struct {
 	SamplesPerGroup int
 	// HoldBytes caps the page bodies pass 1 keeps in memory so that pass
 	// 2 need not read the input again: an input that fits is read once,
-	// a larger one twice. Pass 1 does not start holding an input whose
-	// files are clearly larger. 0 means DefaultHoldBytes; a negative
-	// value holds nothing.
+	// a larger one twice (pass 1 does not start holding an input whose
+	// files are clearly larger). Pass 1 of a larger input keeps the
+	// bodies of sites' first pages until the site shows
+	// infholder.MinPages pages, at most 8 MB and HoldBytes; those it lets
+	// go are read again, in a third reading that parses only them, when
+	// their site reaches MinPages after all. 0 means DefaultHoldBytes; a
+	// negative value holds nothing.
 	HoldBytes int64
 	// Skip is the number of leading records that are already written (a
 	// resumed run): they are read but neither processed nor written.
@@ -116,6 +120,11 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		if sites, err = learnSites(ctx, paths, opts, nil); err != nil {
 			return Summary{}, fmt.Errorf("pipeline: pass 1: %w", err)
 		}
+	}
+	if sites != nil && sites.held == nil {
+		// What pass 1 let go is garbage: collect it now, so that pass 2
+		// does not start with a heap target set by pass 1's buffers.
+		runtime.GC()
 	}
 	total := 0
 	if sites != nil {

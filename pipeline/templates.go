@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,12 +13,19 @@ import (
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
-// maxFirstBytes caps the bodies of sites' first pages kept in pass 1
-// until the site has infholder.MinPages.
-const maxFirstBytes = 64 << 20
 
-// DefaultHoldBytes is the default for Options.HoldBytes.
-const DefaultHoldBytes = 256 << 20
+// DefaultHoldBytes is the default for Options.HoldBytes. Held bodies are
+// live heap, and a batch run's collector (GOGC=400) lets the heap grow to
+// five times the live heap: on a 186 MB crawl of one page per site
+// (wcxb-dev-even as a WARC) holding it all took the peak RSS from 140 MB
+// (single-page) to 1 GB.
+const DefaultHoldBytes = 32 << 20
+
+// maxWaitingBytes caps the bodies of the first pages of sites that have
+// not yet shown infholder.MinPages pages, when the input is not held
+// (and at most HoldBytes): past it the oldest site's bodies are let go
+// and read again if it reaches MinPages.
+const maxWaitingBytes = 8 << 20
 
 // DefaultSamplesPerGroup is the default for Options.SamplesPerGroup.
 const DefaultSamplesPerGroup = 40
@@ -92,9 +100,12 @@ func (s *Sites) take(seq int) *extract.Page {
 //
 // A site's first pages wait, unparsed, until it has infholder.MinPages:
 // a smaller site learns no template, so its pages need not be parsed at
-// all (a crawl of many small sites). With a templates folder every
-// sampled page is parsed, since a saved template applies to a site's
-// single page too.
+// all (a crawl of many small sites). Their bodies cost nothing while the
+// input is held for pass 2 anyway; otherwise they are capped, and past
+// the cap the oldest site's bodies are let go: should that site reach
+// MinPages later, Learn reads those pages again. With a templates folder
+// every sampled page is parsed, since a saved template applies to a
+// site's single page too.
 type SiteLearner struct {
 	ctx      context.Context
 	opts     Options
@@ -118,6 +129,11 @@ type SiteLearner struct {
 	first      map[string][]sampleJob // by site, its pages waiting
 	firstOrder []string
 	firstBytes int
+	// reread names, by input sequence, the waiting pages whose bodies
+	// were let go and that Learn must read again (their index in urls);
+	// source reads the inputs again for it (nil: bodies are never let go).
+	reread map[int]int
+	source func(fn func(Input) error) error
 
 	held               []Input
 	heldBytes, holdMax int64
@@ -149,7 +165,7 @@ func NewSiteLearner(ctx context.Context, opts Options, hold int64) *SiteLearner 
 	}
 	l := &SiteLearner{ctx: ctx, opts: opts, perGroup: perGroup, perHost: perGroup * 2, sig: sig,
 		hostCount: map[string]int{}, samples: map[int]infholder.Sample{}, sampleRules: map[int]ruleWords{},
-		deferFirst: opts.TemplatesDir == "", first: map[string][]sampleJob{},
+		deferFirst: opts.TemplatesDir == "", first: map[string][]sampleJob{}, reread: map[int]int{},
 		holdMax: hold, holding: hold > 0}
 	workers := opts.workers()
 	l.jobs = make(chan sampleJob, 2*workers)
@@ -196,9 +212,14 @@ func (l *SiteLearner) send(j sampleJob) error {
 	}
 }
 
-// sendFirst hands a waiting site's pages to the workers.
+// sendFirst hands a waiting site's pages to the workers; those whose
+// bodies were let go are read again in Learn.
 func (l *SiteLearner) sendFirst(host string) error {
 	for _, j := range l.first[host] {
+		if j.in.Body == nil {
+			l.reread[j.seq] = j.idx
+			continue
+		}
 		l.firstBytes -= len(j.in.Body)
 		if err := l.send(j); err != nil {
 			return err
@@ -206,6 +227,19 @@ func (l *SiteLearner) sendFirst(host string) error {
 	}
 	delete(l.first, host)
 	return nil
+}
+
+// letGo drops the bodies of the oldest waiting sites while the waiting
+// bodies pass the cap; the input is not held, so nothing else keeps them.
+func (l *SiteLearner) letGo() {
+	for l.firstBytes > int(min(l.opts.holdBytes(), maxWaitingBytes)) && len(l.firstOrder) > 0 && l.source != nil && !l.holding {
+		h := l.firstOrder[0]
+		l.firstOrder = l.firstOrder[1:]
+		for i, j := range l.first[h] {
+			l.firstBytes -= len(j.in.Body)
+			l.first[h][i].in = Input{}
+		}
+	}
 }
 
 // Add gives pass 1 the next input, in input order. It may keep in
@@ -240,15 +274,7 @@ func (l *SiteLearner) Add(in Input) error {
 		}
 		l.first[host] = append(l.first[host], j)
 		l.firstBytes += len(j.in.Body)
-		// The waiting bodies are capped; past the cap the oldest site's
-		// are parsed after all.
-		for l.firstBytes > maxFirstBytes && len(l.firstOrder) > 0 {
-			h := l.firstOrder[0]
-			l.firstOrder = l.firstOrder[1:]
-			if err := l.sendFirst(h); err != nil {
-				return err
-			}
-		}
+		l.letGo()
 		return nil
 	case n == infholder.MinPages:
 		if err := l.sendFirst(host); err != nil {
@@ -271,6 +297,25 @@ func (l *SiteLearner) hold(in Input) {
 	l.held = append(l.held, in)
 }
 
+// readAgain reads the inputs again for the sampled pages whose bodies
+// were let go, and parses them.
+func (l *SiteLearner) readAgain() error {
+	if len(l.reread) == 0 {
+		return nil
+	}
+	seq := 0
+	return l.source(func(in Input) error {
+		defer func() { seq++ }()
+		if idx, ok := l.reread[seq]; ok {
+			if in.URL != l.urls[idx] {
+				return fmt.Errorf("pipeline: the input changed between readings (record %d: %s, was %s)", seq, in.URL, l.urls[idx])
+			}
+			return l.send(sampleJob{idx: idx, seq: seq, in: in})
+		}
+		return l.ctx.Err()
+	})
+}
+
 // stop ends the parsing goroutines; it is safe to call twice.
 func (l *SiteLearner) stop() {
 	if !l.closed {
@@ -280,9 +325,14 @@ func (l *SiteLearner) stop() {
 	}
 }
 
-// Learn ends pass 1: it groups the pages and learns or loads each group's
-// template, on the workers. The learner is done with afterwards.
+// Learn ends pass 1: it reads again the sampled pages whose bodies were
+// let go, groups the pages and learns or loads each group's template, on
+// the workers. The learner is done with afterwards.
 func (l *SiteLearner) Learn() (*Sites, error) {
+	if err := l.readAgain(); err != nil {
+		l.stop()
+		return nil, err
+	}
 	l.stop()
 	if err := l.ctx.Err(); err != nil {
 		return nil, err
@@ -386,6 +436,7 @@ func learnSites(ctx context.Context, paths []string, opts Options, res *warcReso
 		hold = h
 	}
 	l := NewSiteLearner(ctx, opts, hold)
+	l.source = func(fn func(Input) error) error { return readInputs(paths, fn, nil, opts.workers()) }
 	var onResource func(url, path string, offset int64)
 	if res != nil {
 		onResource = res.add

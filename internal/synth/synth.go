@@ -32,12 +32,29 @@ func WriteWARC(w io.Writer, texts []string, n int) error {
 		site := i % Sites
 		body := fmt.Sprintf(`<html><head><meta charset="utf-8"><title>Story %d</title></head><body><div class="menu"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div><article><h1>Story %d</h1><p>%s</p></article><div class="footer">Footer of site %d</div></body></html>`,
 			i, i, paras[i%len(paras)], site)
-		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + body
-		if _, err := fmt.Fprintf(bw, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://site%d.example/news/%d\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", site, i, len(http), http); err != nil {
+		if err := WriteRecord(bw, fmt.Sprintf("http://site%d.example/news/%d", site, i), "text/html; charset=utf-8", []byte(body)); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
+}
+
+// WriteRecord writes one WARC/1.0 response record: a 200 response with
+// the content type (none when empty) and the body.
+func WriteRecord(w io.Writer, uri, contentType string, body []byte) error {
+	head := "HTTP/1.1 200 OK\r\n"
+	if contentType != "" {
+		head += "Content-Type: " + contentType + "\r\n"
+	}
+	head += "\r\n"
+	if _, err := fmt.Fprintf(w, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: %s\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Length: %d\r\n\r\n%s", uri, len(head)+len(body), head); err != nil {
+		return err
+	}
+	if _, err := w.Write(body); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\r\n\r\n")
+	return err
 }
 
 // GoldTexts reads the daniel-ru gold texts of the shared data folder, in
