@@ -13,7 +13,6 @@ import (
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
-
 // DefaultHoldBytes is the default for Options.HoldBytes. Held bodies are
 // live heap, and a batch run's collector (GOGC=400) lets the heap grow to
 // five times the live heap: on a 186 MB crawl of one page per site
