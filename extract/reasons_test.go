@@ -121,7 +121,7 @@ func readReasonPage(shared *template.Template, path string) ([]byte, error) {
 // block: the edge trims vote after the block's first verdict.
 func densityRule(b *Block) (string, bool) {
 	for i := len(b.Reasons) - 1; i >= 0; i-- {
-		if r := b.Reasons[i]; r.Stage == stageDensity {
+		if r := b.Reasons[i]; r.Stage == StageDensity {
 			return r.Rule, true
 		}
 	}
