@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -77,8 +76,6 @@ that tool beats winnow, worst first.`,
 	return cmd
 }
 
-var peers = []string{"go-trafilatura", "go-readability"}
-
 func dataDir(flag string) (string, error) {
 	if flag != "" {
 		st, err := os.Stat(flag)
@@ -91,15 +88,11 @@ func dataDir(flag string) (string, error) {
 }
 
 func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) error {
-	known := false
-	for _, d := range evaluate.ExtractDatasets {
-		known = known || d == name
-	}
-	if !known {
+	if !slices.Contains(evaluate.ExtractDatasets, name) {
 		return usagef("unknown dataset %q: want one of %s", name, strings.Join(evaluate.ExtractDatasets, ", "))
 	}
-	if f.vs != "" && f.vs != peers[0] && f.vs != peers[1] {
-		return usagef("--vs %q: want %s", f.vs, strings.Join(peers, " or "))
+	if f.vs != "" && !slices.Contains(evaluate.Peers, f.vs) {
+		return usagef("--vs %q: want %s", f.vs, strings.Join(evaluate.Peers, " or "))
 	}
 	dir, err := dataDir(f.data)
 	if err != nil {
@@ -109,7 +102,6 @@ func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) 
 	if err != nil {
 		return err
 	}
-	start := time.Now()
 	rules, err := loadRules(f.rules)
 	if err != nil {
 		return err
@@ -123,83 +115,36 @@ func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) 
 		defer closeFn()
 		st.Render = cfg
 	}
-	res, _, errs := evaluate.RunExtract(ds, evaluate.WinnowExtractor(ctx, st), f.workers)
-	elapsed := time.Since(start)
+	rep := evaluate.CompareExtract(dir, ds, evaluate.WinnowExtractor(ctx, st), f.workers)
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
-	fmt.Fprintf(bw, "%-16s pages %-4d P %.4f  R %.4f  F1 %.4f", "winnow", res.Pages, res.Precision, res.Recall, res.F1)
-	if res.Accuracy != nil {
-		fmt.Fprintf(bw, "  acc %.4f", *res.Accuracy)
-	}
-	fmt.Fprintf(bw, "  (%.1fs, %d errors)\n", elapsed.Seconds(), len(errs))
-	ids := make([]string, 0, len(errs))
-	for id := range errs {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		fmt.Fprintf(bw, "  error %s: %v\n", id, errs[id])
-	}
-	for _, tool := range peers {
-		ref, err := evaluate.ReferenceResult(dir, ds, tool)
-		if err != nil {
-			fmt.Fprintf(bw, "%-16s (no reference outputs: %v)\n", tool, err)
-			continue
-		}
-		iv := evaluate.PairedBootstrap(ds.Metric, res.PerPage, ref.PerPage, 1000, 1)
-		fmt.Fprintf(bw, "%-16s pages %-4d P %.4f  R %.4f  F1 %.4f   winnow-peer %+.4f [95%% %+.4f, %+.4f]\n",
-			tool, ref.Pages, ref.Precision, ref.Recall, ref.F1, iv.Diff, iv.Low, iv.High)
-		if tool == f.vs {
-			defer printLosses(bw, ds, res, ref, tool, f.top)
-		}
-	}
+	rep.WriteText(bw)
 	if f.out != "" {
-		if err := writePageScores(f.out, res); err != nil {
+		if err := withOutput(f.out, os.Stdout, rep.WritePageScores); err != nil {
 			return err
 		}
 	}
 	if f.json {
-		defer func() {
-			b, _ := json.Marshal(struct {
-				Dataset   string   `json:"dataset"`
-				Pages     int      `json:"pages"`
-				Precision float64  `json:"precision"`
-				Recall    float64  `json:"recall"`
-				F1        float64  `json:"f1"`
-				Accuracy  *float64 `json:"accuracy,omitempty"`
-			}{res.Dataset, res.Pages, res.Precision, res.Recall, res.F1, res.Accuracy})
-			fmt.Fprintln(bw, string(b))
-		}()
+		printJSON(bw, rep.Result)
+	}
+	if f.vs != "" {
+		return rep.WriteLosses(bw, f.vs, f.top)
 	}
 	return nil
 }
 
-func printLosses(w io.Writer, ds *evaluate.Dataset, mine, ref *evaluate.Result, tool string, top int) {
-	losses := evaluate.Losses(ds, mine, ref)
-	fmt.Fprintf(w, "\n%d pages where %s beats winnow (worst first):\n", len(losses), tool)
-	for i, l := range losses {
-		if i == top {
-			fmt.Fprintf(w, "  ... %d more\n", len(losses)-top)
-			break
-		}
-		fmt.Fprintf(w, "  %-70s winnow %.3f  %s %.3f  %s\n", l.ID, l.Winnow, tool, l.Other, l.URL)
+// printJSON writes v as one line of JSON.
+func printJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
 	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
 }
 
 // addEvalFlags adds the flags every eval command has: --data and --json.
 func addEvalFlags(cmd *cobra.Command, data *string, asJSON *bool) {
 	cmd.Flags().StringVar(data, "data", "", "shared data folder (default: $WINNOW_DATA or ../shared/data)")
 	cmd.Flags().BoolVar(asJSON, "json", false, "print the figures as one JSON object on the last line")
-}
-
-func writePageScores(path string, res *evaluate.Result) error {
-	return withOutput(path, os.Stdout, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		for _, p := range res.PerPage {
-			if err := enc.Encode(p); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
