@@ -83,27 +83,9 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	if err != nil {
 		return err
 	}
-	in := pipeline.Input{Source: arg}
-	switch {
-	case arg == "-":
-		in.Body, err = readLimited(os.Stdin, f.maxPageBytes)
-		in.Source = "stdin"
-	case isURL(arg):
-		var u *url.URL
-		if in.Body, u, in.ContentType, err = fetch(ctx, arg, f); err == nil {
-			in.URL, in.FetchedAt = u.String(), time.Now()
-		}
-	default:
-		in.Body, err = readFile(arg, f.maxPageBytes)
-	}
+	in, err := readPage(ctx, arg, f)
 	if err != nil {
 		return err
-	}
-	if wrapped, body := extract.StripTextWrapper(in.Body); wrapped != "" {
-		in.Body = body
-		if in.URL == "" {
-			in.URL = wrapped
-		}
 	}
 	st := pipeline.Stages{Extract: extract.Options{Charset: f.charset, MaxPageBytes: f.maxPageBytes}, Rules: rules}
 	if f.render {
@@ -138,6 +120,36 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 		return err
 	}
 	return bw.Flush()
+}
+
+// readPage reads the page named by arg: standard input ("-"), a URL or a
+// file. A page in a CleanEval-style wrapper (<text id="URL" ...>) gets
+// the wrapper's URL unless it was fetched.
+func readPage(ctx context.Context, arg string, f extractFlags) (pipeline.Input, error) {
+	in := pipeline.Input{Source: arg}
+	var err error
+	switch {
+	case arg == "-":
+		in.Body, err = readLimited(os.Stdin, f.maxPageBytes)
+		in.Source = "stdin"
+	case isURL(arg):
+		var u *url.URL
+		if in.Body, u, in.ContentType, err = fetch(ctx, arg, f); err == nil {
+			in.URL, in.FetchedAt = u.String(), time.Now()
+		}
+	default:
+		in.Body, err = readFile(arg, f.maxPageBytes)
+	}
+	if err != nil {
+		return in, err
+	}
+	if wrapped, body := extract.StripTextWrapper(in.Body); wrapped != "" {
+		in.Body = body
+		if in.URL == "" {
+			in.URL = wrapped
+		}
+	}
+	return in, nil
 }
 
 // readLimited reads at most limit+1 bytes so that Extract can tell a cut page.

@@ -77,41 +77,10 @@ func runRulesCheck(w io.Writer, path, on string) error {
 	for _, p := range problems {
 		fmt.Fprintln(w, p)
 	}
-	type count struct{ pages, ok, broken int }
-	counts := make([]count, len(set.Rules))
-	reasons := make([]map[string]int, len(set.Rules))
+	var counts []ruleCount
 	if on != "" {
-		index := map[*xpathrules.Rule]int{}
-		for i, r := range set.Rules {
-			index[r] = i
-			reasons[i] = map[string]int{}
-		}
-		err := pipeline.ReadInputs([]string{on}, func(in pipeline.Input) error {
-			if in.Status != "" {
-				return nil
-			}
-			u, _ := url.Parse(in.URL)
-			r := set.Match(u)
-			if r == nil {
-				return nil
-			}
-			i := index[r]
-			counts[i].pages++
-			p, err := extract.Parse(in.Body, extract.Options{URL: u, ContentType: in.ContentType})
-			if err != nil {
-				counts[i].broken++
-				reasons[i]["page: "+err.Error()]++
-				return nil
-			}
-			if o := r.Apply(p, 0); o.Status == xpathrules.StatusBroken {
-				counts[i].broken++
-				reasons[i][o.Reason]++
-			} else {
-				counts[i].ok++
-			}
-			return nil
-		})
-		if err != nil {
+		var err error
+		if counts, err = countRuleMatches(set, on); err != nil {
 			return err
 		}
 	}
@@ -124,13 +93,13 @@ func runRulesCheck(w io.Writer, path, on string) error {
 		if on != "" {
 			c := counts[i]
 			fmt.Fprintf(w, "; matched %d pages: %d ok, %d broken", c.pages, c.ok, c.broken)
-			keys := make([]string, 0, len(reasons[i]))
-			for k := range reasons[i] {
+			keys := make([]string, 0, len(c.reasons))
+			for k := range c.reasons {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				fmt.Fprintf(w, "\n    broken on %d: %s", reasons[i][k], k)
+				fmt.Fprintf(w, "\n    broken on %d: %s", c.reasons[k], k)
 			}
 		}
 		fmt.Fprintln(w)
@@ -139,6 +108,51 @@ func runRulesCheck(w io.Writer, path, on string) error {
 		return errRulesInvalid
 	}
 	return nil
+}
+
+// ruleCount is how one rule did on the pages of rules check --on: the
+// pages it matched, on how many its content was found, and why it broke
+// on the others (reason: pages).
+type ruleCount struct {
+	pages, ok, broken int
+	reasons           map[string]int
+}
+
+// countRuleMatches applies each rule of set to the pages of on that it
+// matches; counts[i] is set.Rules[i]'s.
+func countRuleMatches(set *xpathrules.Set, on string) ([]ruleCount, error) {
+	counts := make([]ruleCount, len(set.Rules))
+	index := map[*xpathrules.Rule]int{}
+	for i, r := range set.Rules {
+		index[r] = i
+		counts[i].reasons = map[string]int{}
+	}
+	err := pipeline.ReadInputs([]string{on}, func(in pipeline.Input) error {
+		if in.Status != "" {
+			return nil
+		}
+		u, _ := url.Parse(in.URL)
+		r := set.Match(u)
+		if r == nil {
+			return nil
+		}
+		c := &counts[index[r]]
+		c.pages++
+		p, err := extract.Parse(in.Body, extract.Options{URL: u, ContentType: in.ContentType})
+		if err != nil {
+			c.broken++
+			c.reasons["page: "+err.Error()]++
+			return nil
+		}
+		if o := r.Apply(p, 0); o.Status == xpathrules.StatusBroken {
+			c.broken++
+			c.reasons[o.Reason]++
+		} else {
+			c.ok++
+		}
+		return nil
+	})
+	return counts, err
 }
 
 // flattenErrors lists the errors joined in err.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -120,57 +121,18 @@ removed.template in the record). --single-page skips the first pass.`,
 }
 
 func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) error {
-	if f.out == "" {
-		return usagef("run: --out is required")
-	}
-	known := false
-	for _, s := range infholder.Signatures {
-		known = known || string(s) == f.signature
-	}
-	if !known {
-		return usagef("run: --template-signature %q: want content, tags, tags+size or tags+kind", f.signature)
-	}
-	var dopts *pipeline.DedupOptions
-	if f.dedup {
-		d, err := f.dedupFlags.options()
-		if err != nil {
-			return usagef("run --dedup: %v", err)
-		}
-		dopts = &d
-	}
-	if f.resume && f.out == "-" {
-		return usagef("run: --resume needs --out FILE")
-	}
-	for i, in := range inputs {
-		if in == "-" {
-			// Both passes read the input: spool standard input to a file.
-			spooled, err := spoolStdin()
-			if err != nil {
-				return err
-			}
-			defer os.Remove(spooled)
-			inputs[i] = spooled
-			continue
-		}
-		if _, err := os.Stat(in); err != nil {
-			return err
-		}
-	}
-	rules, err := loadRules(f.rules)
+	dopts, err := f.check()
 	if err != nil {
 		return err
 	}
-	opts := pipeline.Options{
-		Workers: f.workers,
-		Stages: pipeline.Stages{
-			Extract:  extract.Options{MaxPageBytes: f.maxPageBytes},
-			Rules:    rules,
-			Template: infholder.Options{Signature: infholder.Signature(f.signature)},
-		},
-		Record:          pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
-		SinglePage:      f.singlePage,
-		TemplatesDir:    f.templates,
-		SamplesPerGroup: f.samples,
+	cleanup, err := spoolInputs(inputs)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
 	}
 	if f.render {
 		cfg, closeFn, err := startRender(f.chromium, f.workers, render.Options{JS: f.renderJS}, f.renderLog)
@@ -180,27 +142,8 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		defer closeFn()
 		opts.Stages.Render = cfg
 	}
-	finishProgress := func() {}
-	if fh, ok := stderr.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
-		progress := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(40))
-		var bar *mpb.Bar
-		opts.Progress = func(n, total int) {
-			if bar == nil {
-				bar = progress.AddBar(int64(total),
-					mpb.PrependDecorators(decor.Name("records "), decor.CountersNoUnit("%d / %d")),
-					mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.Elapsed(decor.ET_STYLE_GO)))
-			}
-			bar.SetCurrent(int64(n))
-		}
-		finishProgress = func() {
-			if bar != nil {
-				bar.SetTotal(-1, true) // complete, whatever the total said
-			} else {
-				progress.Shutdown()
-			}
-			progress.Wait()
-		}
-	}
+	var finishProgress func()
+	opts.Progress, finishProgress = progressBar(stderr)
 	sum, runErr := pipeline.RunFile(ctx, inputs, f.out, opts, pipeline.FileOptions{Resume: f.resume, Dedup: dopts, Stdout: os.Stdout})
 	finishProgress()
 	fmt.Fprintln(stderr, sum.Describe())
@@ -211,6 +154,102 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 		return withOutput(f.summary, os.Stdout, func(w io.Writer) error { return pipeline.WriteSummary(w, sum) })
 	}
 	return nil
+}
+
+// check refuses flags that do not go together (a usage error) and returns
+// the near-duplicate options of --dedup.
+func (f runFlags) check() (*pipeline.DedupOptions, error) {
+	if f.out == "" {
+		return nil, usagef("run: --out is required")
+	}
+	if !slices.Contains(infholder.Signatures, infholder.Signature(f.signature)) {
+		return nil, usagef("run: --template-signature %q: want content, tags, tags+size or tags+kind", f.signature)
+	}
+	var dopts *pipeline.DedupOptions
+	if f.dedup {
+		d, err := f.dedupFlags.options()
+		if err != nil {
+			return nil, usagef("run --dedup: %v", err)
+		}
+		dopts = &d
+	}
+	if f.resume && f.out == "-" {
+		return nil, usagef("run: --resume needs --out FILE")
+	}
+	return dopts, nil
+}
+
+// options are the run's options from the flags, with the rules loaded.
+func (f runFlags) options() (pipeline.Options, error) {
+	rules, err := loadRules(f.rules)
+	return pipeline.Options{
+		Workers: f.workers,
+		Stages: pipeline.Stages{
+			Extract:  extract.Options{MaxPageBytes: f.maxPageBytes},
+			Rules:    rules,
+			Template: infholder.Options{Signature: infholder.Signature(f.signature)},
+		},
+		Record:          pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
+		SinglePage:      f.singlePage,
+		TemplatesDir:    f.templates,
+		SamplesPerGroup: f.samples,
+	}, err
+}
+
+// spoolInputs checks that every input exists and replaces "-" with a
+// temporary copy of standard input (both passes of a run read the
+// inputs); cleanup removes the copy.
+func spoolInputs(inputs []string) (cleanup func(), err error) {
+	var spooled []string
+	cleanup = func() {
+		for _, name := range spooled {
+			os.Remove(name)
+		}
+	}
+	for i, in := range inputs {
+		if in != "-" {
+			if _, err := os.Stat(in); err != nil {
+				return cleanup, err
+			}
+			continue
+		}
+		name, err := spoolStdin()
+		if err != nil {
+			return cleanup, err
+		}
+		spooled = append(spooled, name)
+		inputs[i] = name
+	}
+	return cleanup, nil
+}
+
+// progressBar draws the run's progress on stderr when it is a terminal:
+// progress is pipeline.Options.Progress, finish ends the bar. Both do
+// nothing elsewhere.
+func progressBar(stderr io.Writer) (progress func(n, total int), finish func()) {
+	fh, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(fh.Fd())) {
+		return nil, func() {}
+	}
+	p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(40))
+	var bar *mpb.Bar
+	progress = func(n, total int) {
+		if bar == nil {
+			bar = p.AddBar(int64(total),
+				mpb.PrependDecorators(decor.Name("records "), decor.CountersNoUnit("%d / %d")),
+				mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.Elapsed(decor.ET_STYLE_GO)))
+		}
+		bar.SetCurrent(int64(n))
+	}
+	finish = func() {
+		if bar != nil {
+			bar.SetTotal(-1, true) // complete, whatever the total said
+		} else {
+			p.Shutdown()
+		}
+		p.Wait()
+	}
+	return progress, finish
 }
 
 // spoolStdin copies standard input to a temporary file named for its
