@@ -1,10 +1,16 @@
 // Command winnow cleans crawled web pages: it extracts each page's main
-// content, removes site boilerplate and finds near-duplicate pages.
+// content, removes site boilerplate and finds near-duplicate pages. Each
+// command parses its flags and calls the library functions named beside
+// it; winnow COMMAND --help documents its flags.
 //
 // Usage:
 //
-//	winnow extract <url|file|-> [--format text|markdown|json|html]
-//	winnow eval extract <dataset> [--data DIR] [--json] [--out FILE] [--vs TOOL]
+//	winnow run INPUTS... --out FILE      every page of WARC, JSONL, folders (pipeline.RunFile)
+//	winnow extract URL|FILE|-            one page: text, markdown, json, html (pipeline.ProcessPages)
+//	winnow dedup IN.jsonl --out OUT      mark near-duplicates (pipeline.Dedup, WriteDedupReport)
+//	winnow index add|query|delete|stats  a persistent near-duplicate index (pipeline.IndexAdd, ...)
+//	winnow rules check|suggest           site XPath/CSS rules (xpathrules.Load, pipeline.SuggestRules)
+//	winnow eval extract|sites|dedup      measure on ../shared/data (evaluate.CompareExtract, ...)
 //
 // Exit codes: 0 when the command finished, 1 when it could not run
 // (unreadable input, bad options), 2 for usage errors.
