@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/par"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -41,8 +42,11 @@ func SuggestRules(ctx context.Context, inputs []Input, opts Options) (suggested 
 		byHost[h] = append(byHost[h], p)
 	}
 	sort.Strings(hosts)
-	for _, h := range hosts {
-		s := xpathrules.Suggest(h, byHost[h])
+	// Sites are suggested for on the workers, each into its own slot.
+	sugs := make([]*xpathrules.Suggestion, len(hosts))
+	par.Each(len(hosts), opts.workers(), func(i int) { sugs[i] = xpathrules.Suggest(hosts[i], byHost[hosts[i]]) })
+	for i, h := range hosts {
+		s := sugs[i]
 		if s == nil {
 			continue
 		}

@@ -42,6 +42,20 @@ type Rule struct {
 	// TypicalWords is the usual word count of the content (written by
 	// rules suggest); the content is broken when far below it.
 	TypicalWords int
+
+	// find, when set, finds a selector's elements in place of
+	// Selector.Find: rule suggestion scores many rules with the same
+	// selectors on the same pages and remembers what they found.
+	find func(Selector, *html.Node) ([]*html.Node, error)
+}
+
+// findIn finds a selector's elements, through the rule's memo when it
+// has one.
+func (r *Rule) findIn(s Selector, doc *html.Node) ([]*html.Node, error) {
+	if r.find != nil {
+		return r.find(s, doc)
+	}
+	return s.Find(doc)
 }
 
 // Selector is one XPath or CSS selector.
@@ -429,7 +443,7 @@ func (r *Rule) broken(out Outcome, reason string) Outcome {
 func (r *Rule) elements(doc *html.Node, sels []Selector) (map[*html.Node]bool, error) {
 	set := map[*html.Node]bool{}
 	for _, s := range sels {
-		nodes, err := s.Find(doc)
+		nodes, err := r.findIn(s, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -445,7 +459,7 @@ func (r *Rule) elements(doc *html.Node, sels []Selector) (map[*html.Node]bool, e
 // that serves an old and a new layout (XPath's | gives a union).
 func (r *Rule) content(doc *html.Node) (map[*html.Node]bool, error) {
 	for _, s := range r.Content {
-		nodes, err := s.Find(doc)
+		nodes, err := r.findIn(s, doc)
 		if err != nil {
 			return nil, err
 		}

@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/net/html"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/par"
 )
 
 // Suggestion is a rule found from a site's pages, with how well it agrees
@@ -60,20 +63,27 @@ func Suggest(host string, all []*extract.Page) *Suggestion {
 			cands = append(cands, s)
 		}
 	}
-	r := &Rule{Name: host, Hosts: []string{host}}
+	memo := newFindMemo()
+	r := &Rule{Name: host, Hosts: []string{host}, find: memo.find}
+	defer func() { r.find = nil }()
 	left := slices.Clone(pages)
 	for alt := range maxAlternatives {
 		type ranked struct {
 			sel Selector
 			sc  score
 		}
-		var rs []ranked
-		for _, c := range cands {
-			if slices.ContainsFunc(r.Content, func(s Selector) bool { return s.Src == c.Src }) {
-				continue
+		// Candidates are scored on the cores, each into its own slot, so
+		// the ranking does not depend on their timing.
+		scores := make([]score, len(cands))
+		par.Each(len(cands), runtime.GOMAXPROCS(0), func(i int) {
+			if !slices.ContainsFunc(r.Content, func(s Selector) bool { return s.Src == cands[i].Src }) {
+				scores[i] = scoreRule(&Rule{Content: []Selector{cands[i]}, find: memo.find}, left)
 			}
-			if sc := scoreRule(&Rule{Content: []Selector{c}}, left); sc.matched > 0 {
-				rs = append(rs, ranked{c, sc})
+		})
+		var rs []ranked
+		for i, c := range cands {
+			if scores[i].matched > 0 {
+				rs = append(rs, ranked{c, scores[i]})
 			}
 		}
 		sort.SliceStable(rs, func(i, j int) bool { return rs[i].sc.better(rs[j].sc, rs[i].sel.Src, rs[j].sel.Src) })
@@ -91,7 +101,7 @@ func Suggest(host string, all []*extract.Page) *Suggestion {
 			var best *Rule
 			var bestScore score
 			for _, c := range rs[:min(5, len(rs))] {
-				try := &Rule{Content: []Selector{widen(c.sel, left)}}
+				try := &Rule{Content: []Selector{widen(c.sel, left, memo)}, find: memo.find}
 				addDrops(try, left)
 				if sc := scoreRule(try, left); best == nil || sc.better(bestScore, try.Content[0].Src, best.Content[0].Src) {
 					best, bestScore = try, sc
@@ -99,7 +109,7 @@ func Suggest(host string, all []*extract.Page) *Suggestion {
 			}
 			r.Content, r.Drop = best.Content, best.Drop
 		} else {
-			r.Content = append(r.Content, widen(chosen, left))
+			r.Content = append(r.Content, widen(chosen, left, memo))
 		}
 		var rest []*extract.Page
 		for _, p := range left {
@@ -148,12 +158,12 @@ const maxUnion = 4
 // hold content blocks it leaves out on the pages (a headline above the
 // article body, a product's title above its description), each kept when
 // it raises the F1 by at least 0.002.
-func widen(sel Selector, pages []*extract.Page) Selector {
+func widen(sel Selector, pages []*extract.Page, memo *findMemo) Selector {
 	if sel.xp == nil {
 		return sel
 	}
 	for range maxUnion - 1 {
-		base := scoreRule(&Rule{Content: []Selector{sel}}, pages)
+		base := scoreRule(&Rule{Content: []Selector{sel}, find: memo.find}, pages)
 		seen := map[string]int{}
 		var pool []string
 		for _, p := range pages {
@@ -185,7 +195,7 @@ func widen(sel Selector, pages []*extract.Page) Selector {
 			if err != nil {
 				continue
 			}
-			if sc := scoreRule(&Rule{Content: []Selector{u}}, pages); sc.f1() >= bestScore.f1()+0.002 && (best.xp == nil || sc.better(bestScore, u.Src, best.Src)) {
+			if sc := scoreRule(&Rule{Content: []Selector{u}, find: memo.find}, pages); sc.f1() >= bestScore.f1()+0.002 && (best.xp == nil || sc.better(bestScore, u.Src, best.Src)) {
 				best, bestScore = u, sc
 			}
 		}
@@ -241,32 +251,77 @@ func kindRank(src string) int {
 // scoreRule applies the rule's selection (content, drops) to labelled
 // pages without changing them and counts content words.
 func scoreRule(r *Rule, pages []*extract.Page) score {
+	// Pages are scored on the cores, each into its own slot; the sums do
+	// not depend on the order.
+	per := make([]score, len(pages))
+	par.Each(len(pages), runtime.GOMAXPROCS(0), func(i int) { per[i] = scorePage(r, pages[i]) })
 	var s score
-	for _, p := range pages {
-		sel := r.selectBlocks(p)
-		if sel.err != nil || sel.matched == 0 {
-			for _, b := range p.Blocks {
-				if b.Label == extract.Content {
-					s.fn += b.Words
-				}
-			}
-			continue
-		}
-		s.matched++
+	for _, ps := range per {
+		s.tp, s.fp, s.fn, s.matched = s.tp+ps.tp, s.fp+ps.fp, s.fn+ps.fn, s.matched+ps.matched
+	}
+	return s
+}
+
+// findMemo remembers what each selector found on each page while rules
+// are suggested: the search scores hundreds of rules made of the same
+// selectors on the same pages. Safe for concurrent use.
+type findMemo struct {
+	mu sync.Mutex
+	m  map[findKey]found
+}
+
+type findKey struct {
+	src string
+	doc *html.Node
+}
+
+type found struct {
+	nodes []*html.Node
+	err   error
+}
+
+func newFindMemo() *findMemo { return &findMemo{m: map[findKey]found{}} }
+
+func (fm *findMemo) find(s Selector, doc *html.Node) ([]*html.Node, error) {
+	k := findKey{s.Src, doc}
+	fm.mu.Lock()
+	f, ok := fm.m[k]
+	fm.mu.Unlock()
+	if !ok {
+		f.nodes, f.err = s.Find(doc)
+		fm.mu.Lock()
+		fm.m[k] = f
+		fm.mu.Unlock()
+	}
+	return f.nodes, f.err
+}
+
+// scorePage is scoreRule on one page.
+func scorePage(r *Rule, p *extract.Page) score {
+	var s score
+	sel := r.selectBlocks(p)
+	if sel.err != nil || sel.matched == 0 {
 		for _, b := range p.Blocks {
-			w := sel.left[b]
-			in, content := sel.inside[b], b.Label == extract.Content
-			if content {
-				s.fn += b.Words - w // content the drops took out
+			if b.Label == extract.Content {
+				s.fn += b.Words
 			}
-			switch {
-			case in && content:
-				s.tp += w
-			case in:
-				s.fp += w
-			case content:
-				s.fn += w
-			}
+		}
+		return s
+	}
+	s.matched++
+	for _, b := range p.Blocks {
+		w := sel.left[b]
+		in, content := sel.inside[b], b.Label == extract.Content
+		if content {
+			s.fn += b.Words - w // content the drops took out
+		}
+		switch {
+		case in && content:
+			s.tp += w
+		case in:
+			s.fp += w
+		case content:
+			s.fn += w
 		}
 	}
 	return s
