@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,11 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/render"
 )
@@ -101,7 +98,7 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 		cfg.Resources = res
 		st.Render = cfg
 	}
-	p, rec, err := extractPage(ctx, in, st, f.site)
+	p, rec, err := pipeline.ExtractOne(ctx, in, f.site, pipeline.Options{Stages: st, Record: pipeline.RecordOptions{Markdown: true, Blocks: true}})
 	if err != nil {
 		return err
 	}
@@ -130,7 +127,7 @@ func readPage(ctx context.Context, arg string, f extractFlags) (pipeline.Input, 
 	var err error
 	switch {
 	case arg == "-":
-		in.Body, err = readLimited(os.Stdin, f.maxPageBytes)
+		in.Body, err = pipeline.ReadLimited(os.Stdin, f.maxPageBytes)
 		in.Source = "stdin"
 	case isURL(arg):
 		var u *url.URL
@@ -138,7 +135,7 @@ func readPage(ctx context.Context, arg string, f extractFlags) (pipeline.Input, 
 			in.URL, in.FetchedAt = u.String(), time.Now()
 		}
 	default:
-		in.Body, err = readFile(arg, f.maxPageBytes)
+		in.Body, err = pipeline.ReadPageFile(arg, f.maxPageBytes)
 	}
 	if err != nil {
 		return in, err
@@ -150,38 +147,6 @@ func readPage(ctx context.Context, arg string, f extractFlags) (pipeline.Input, 
 		}
 	}
 	return in, nil
-}
-
-// readLimited reads at most limit+1 bytes so that Extract can tell a cut page.
-func readLimited(r io.Reader, limit int) ([]byte, error) {
-	if limit > 0 {
-		r = io.LimitReader(r, int64(limit)+1)
-	}
-	return io.ReadAll(r)
-}
-
-func readFile(path string, limit int) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	var r io.Reader = fh
-	br := bufio.NewReader(fh)
-	r = br
-	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	b, err := readLimited(r, limit)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
 }
 
 // fetch gets a page over HTTP with a timeout, at most 10 redirects and a
@@ -210,7 +175,7 @@ func fetch(ctx context.Context, rawURL string, f extractFlags) ([]byte, *url.URL
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, nil, "", fmt.Errorf("fetch %s: HTTP %s", rawURL, resp.Status)
 	}
-	b, err := readLimited(resp.Body, f.maxPageBytes)
+	b, err := pipeline.ReadLimited(resp.Body, f.maxPageBytes)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
@@ -219,42 +184,4 @@ func fetch(ctx context.Context, rawURL string, f extractFlags) ([]byte, *url.URL
 
 func isURL(arg string) bool {
 	return strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
-}
-
-// extractPage labels one page through the stages and returns it with
-// its record (markdown and blocks included). With site (a folder or WARC)
-// the page is labelled as a run over the site's pages and this one would
-// label it: with the template of its group, learned from those pages.
-func extractPage(ctx context.Context, in pipeline.Input, st pipeline.Stages, site string) (*extract.Page, *pipeline.Record, error) {
-	var inputs []pipeline.Input
-	if site != "" {
-		err := pipeline.ReadInputs([]string{site}, func(s pipeline.Input) error {
-			if s.Status == "" && (s.URL != in.URL || in.URL == "") {
-				inputs = append(inputs, s)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, nil, fmt.Errorf("--site %s: %w", site, err)
-		}
-	}
-	self := len(inputs)
-	inputs = append(inputs, in)
-	var p *extract.Page
-	var rec *pipeline.Record
-	opts := pipeline.Options{Stages: st, SinglePage: site == "", Record: pipeline.RecordOptions{Markdown: true, Blocks: true}}
-	sites, err := pipeline.ProcessPages(ctx, inputs, opts, func(i int, r *pipeline.Record, pg *extract.Page) {
-		if i == self {
-			p, rec = pg, r
-		}
-	})
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case p == nil:
-		return nil, nil, fmt.Errorf("%s: %s", in.Source, rec.Error)
-	case site != "" && sites.Template(rec.Group) == nil:
-		return nil, nil, fmt.Errorf("--site %s: the page's group %q has too few pages there for a template (at least %d)", site, rec.Group, infholder.MinPages)
-	}
-	return p, rec, nil
 }

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"sort"
 
 	"github.com/spf13/cobra"
 
-	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/xpathrules"
 )
@@ -77,10 +75,10 @@ func runRulesCheck(w io.Writer, path, on string) error {
 	for _, p := range problems {
 		fmt.Fprintln(w, p)
 	}
-	var counts []ruleCount
+	var counts []pipeline.RuleCount
 	if on != "" {
 		var err error
-		if counts, err = countRuleMatches(set, on); err != nil {
+		if counts, err = pipeline.CheckRules(set, []string{on}); err != nil {
 			return err
 		}
 	}
@@ -92,14 +90,14 @@ func runRulesCheck(w io.Writer, path, on string) error {
 		fmt.Fprintf(w, "; %d content, %d drop, %d title selectors", len(r.Content), len(r.Drop), len(r.Title))
 		if on != "" {
 			c := counts[i]
-			fmt.Fprintf(w, "; matched %d pages: %d ok, %d broken", c.pages, c.ok, c.broken)
-			keys := make([]string, 0, len(c.reasons))
-			for k := range c.reasons {
+			fmt.Fprintf(w, "; matched %d pages: %d ok, %d broken", c.Pages, c.OK, c.Broken)
+			keys := make([]string, 0, len(c.Reasons))
+			for k := range c.Reasons {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				fmt.Fprintf(w, "\n    broken on %d: %s", c.reasons[k], k)
+				fmt.Fprintf(w, "\n    broken on %d: %s", c.Reasons[k], k)
 			}
 		}
 		fmt.Fprintln(w)
@@ -108,51 +106,6 @@ func runRulesCheck(w io.Writer, path, on string) error {
 		return errRulesInvalid
 	}
 	return nil
-}
-
-// ruleCount is how one rule did on the pages of rules check --on: the
-// pages it matched, on how many its content was found, and why it broke
-// on the others (reason: pages).
-type ruleCount struct {
-	pages, ok, broken int
-	reasons           map[string]int
-}
-
-// countRuleMatches applies each rule of set to the pages of on that it
-// matches; counts[i] is set.Rules[i]'s.
-func countRuleMatches(set *xpathrules.Set, on string) ([]ruleCount, error) {
-	counts := make([]ruleCount, len(set.Rules))
-	index := map[*xpathrules.Rule]int{}
-	for i, r := range set.Rules {
-		index[r] = i
-		counts[i].reasons = map[string]int{}
-	}
-	err := pipeline.ReadInputs([]string{on}, func(in pipeline.Input) error {
-		if in.Status != "" {
-			return nil
-		}
-		u, _ := url.Parse(in.URL)
-		r := set.Match(u)
-		if r == nil {
-			return nil
-		}
-		c := &counts[index[r]]
-		c.pages++
-		p, err := extract.Parse(in.Body, extract.Options{URL: u, ContentType: in.ContentType})
-		if err != nil {
-			c.broken++
-			c.reasons["page: "+err.Error()]++
-			return nil
-		}
-		if o := r.Apply(p, 0); o.Status == xpathrules.StatusBroken {
-			c.broken++
-			c.reasons[o.Reason]++
-		} else {
-			c.ok++
-		}
-		return nil
-	})
-	return counts, err
 }
 
 // flattenErrors lists the errors joined in err.
@@ -203,53 +156,22 @@ median content length, against which a page's content is judged broken.`,
 }
 
 func runRulesSuggest(ctx context.Context, inputs []string, out string, perSite int, stdout, stderr io.Writer) error {
-	var pages []pipeline.Input
-	perHost := map[string]int{}
-	err := pipeline.ReadInputs(inputs, func(in pipeline.Input) error {
-		if in.Status != "" {
-			return nil
-		}
-		u, err := url.Parse(in.URL)
-		if err != nil || u.Hostname() == "" {
-			fmt.Fprintf(stderr, "%s: no site URL; left out\n", in.Source)
-			return nil
-		}
-		host := pipeline.Site(u.Hostname())
-		if perHost[host] >= perSite {
-			return nil
-		}
-		perHost[host]++
-		pages = append(pages, in)
-		return nil
-	})
+	rep, err := pipeline.SuggestFrom(ctx, inputs, perSite, pipeline.Options{})
 	if err != nil {
 		return err
 	}
-	suggested, failed, err := pipeline.SuggestRules(ctx, pages, pipeline.Options{})
-	if err != nil {
-		return err
-	}
-	for _, r := range failed {
+	for _, r := range rep.LeftOut {
 		fmt.Fprintf(stderr, "%s: %s; left out\n", r.Source, r.Error)
 	}
-	var rules []*xpathrules.Rule
+	rules := make([]*xpathrules.Rule, len(rep.Suggested))
 	comments := map[*xpathrules.Rule]string{}
-	found := map[string]bool{}
-	for _, s := range suggested {
+	for i, s := range rep.Suggested {
 		comments[s.Rule] = fmt.Sprintf("suggested from %d pages; content found on %d; word F1 %.3f against the template and density labels", s.Pages, s.Matched, s.F1)
 		fmt.Fprintf(stderr, "%s: %s\n", s.Rule.Name, comments[s.Rule])
-		rules = append(rules, s.Rule)
-		found[s.Rule.Name] = true
+		rules[i] = s.Rule
 	}
-	missing := make([]string, 0, len(perHost))
-	for h := range perHost {
-		if !found[h] {
-			missing = append(missing, h)
-		}
-	}
-	sort.Strings(missing)
-	for _, h := range missing {
-		fmt.Fprintf(stderr, "%s: no element holds the content on its %d pages; no rule\n", h, perHost[h])
+	for _, h := range rep.NoRule {
+		fmt.Fprintf(stderr, "%s: no element holds the content on its %d pages; no rule\n", h.Site, h.Pages)
 	}
 	return withOutput(out, stdout, func(w io.Writer) error { return xpathrules.WriteYAML(w, rules, comments) })
 }

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
@@ -213,7 +209,7 @@ func spoolInputs(inputs []string) (cleanup func(), err error) {
 			}
 			continue
 		}
-		name, err := spoolStdin()
+		name, err := pipeline.Spool(os.Stdin)
 		if err != nil {
 			return cleanup, err
 		}
@@ -252,30 +248,6 @@ func progressBar(stderr io.Writer) (progress func(n, total int), finish func()) 
 	return progress, finish
 }
 
-// spoolStdin copies standard input to a temporary file named for its
-// format (WARC, gzip WARC or JSONL, from its first bytes).
-func spoolStdin() (string, error) {
-	br := bufio.NewReader(os.Stdin)
-	head, _ := br.Peek(5)
-	ext := ".jsonl"
-	switch {
-	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
-		ext = ".warc.gz"
-	case bytes.HasPrefix(head, []byte("WARC/")):
-		ext = ".warc"
-	}
-	fh, err := os.CreateTemp("", "winnow-stdin-*"+ext)
-	if err != nil {
-		return "", err
-	}
-	if _, err := io.Copy(fh, br); err != nil {
-		fh.Close()
-		os.Remove(fh.Name())
-		return "", fmt.Errorf("spool standard input: %w", err)
-	}
-	return fh.Name(), fh.Close()
-}
-
 // startRender starts the browser for the layout stage with a tab for
 // each of tabs pages rendered at once (0: GOMAXPROCS), and opens the request log when
 // logPath is set; the returned function closes both.
@@ -300,17 +272,7 @@ func startRender(chromium string, tabs int, o render.Options, logPath string) (*
 		br.Close()
 		return nil, nil, err
 	}
-	var mu sync.Mutex
-	enc := json.NewEncoder(fh)
-	enc.SetEscapeHTML(false)
-	cfg.Log = func(u string, reqs []render.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		enc.Encode(struct {
-			URL      string           `json:"url"`
-			Requests []render.Request `json:"requests"`
-		}{u, reqs})
-	}
+	cfg.Log = pipeline.RequestLog(fh)
 	return cfg, func() {
 		br.Close()
 		fh.Close()
