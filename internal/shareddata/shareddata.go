@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // EnvVar names the environment variable that overrides the data location.
@@ -52,10 +51,18 @@ func checkDir(d string) (string, error) {
 	return abs, nil
 }
 
+// TB is the part of testing.TB that Require uses; naming it here keeps
+// the testing package out of the binaries that import this package.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Skipf(format string, args ...any)
+}
+
 // Require returns the data folder for a test. When the folder is missing the
 // test is skipped on a user's machine, and fails when CI=true: CI must never
 // pass by skipping the evaluations.
-func Require(tb testing.TB) string {
+func Require(tb TB) string {
 	tb.Helper()
 	d, err := Dir()
 	if err != nil {
