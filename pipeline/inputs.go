@@ -41,6 +41,35 @@ type Input struct {
 	// Kind classifies a skipped or failed input for the run summary (one
 	// of the Kind... constants).
 	Kind string
+
+	// at says where the page's body can be read again on its own, when
+	// the reader knows (a WARC response record, a file of a folder).
+	at locator
+}
+
+// locator is where one page's body is stored: the record of a WARC file
+// at an offset, or a file of a folder.
+type locator struct {
+	path   string // the WARC file, or the page file
+	offset int64  // of the WARC record; -1 for a page file
+	dir    string // the folder a page file was read from
+}
+
+// read reads the page's body (and its content type) again; ok is false
+// when the locator names nothing.
+func (l locator) read() (body []byte, contentType string, ok bool, err error) {
+	switch {
+	case l.path == "":
+		return nil, "", false, nil
+	case l.offset < 0:
+		in := readPage(l.dir, l.path)
+		if in.Status != "" {
+			return nil, "", true, errors.New(in.Err)
+		}
+		return in.Body, "", true, nil
+	}
+	body, contentType, err = payloadAt(l.path, l.offset)
+	return body, contentType, true, err
 }
 
 // ReadInputs calls fn for every page of every path, in order: WARC files
@@ -224,7 +253,8 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 				}
 				continue // CSS, scripts, images: resources, not pages
 			default:
-				in.Body = bytes.Clone(resp.Body)
+				in.Body = resp.Body // ParseResponse's own copy
+				in.at = locator{path: path, offset: rec.Offset}
 			}
 		case "resource":
 			ct := rec.Get("Content-Type")
@@ -261,6 +291,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 				break
 			}
 			in.ContentType, in.Body = ct, body
+			in.at = locator{path: path, offset: e.offset}
 		default:
 			continue // request, metadata, warcinfo, conversion
 		}
@@ -430,7 +461,7 @@ func htmlFile(name string) bool {
 // readPage reads one page file; source is its path relative to dir.
 func readPage(dir, p string) Input {
 	rel, _ := filepath.Rel(dir, p)
-	in := Input{Source: filepath.ToSlash(rel), URL: fileURL(p)}
+	in := Input{Source: filepath.ToSlash(rel), URL: fileURL(p), at: locator{path: p, offset: -1, dir: dir}}
 	b, err := gz.ReadFile(p)
 	if err != nil {
 		in.Status, in.Err, in.Kind = StatusError, err.Error(), KindRead

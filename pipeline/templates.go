@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 
 	"github.com/winnow-go/winnow/extract"
@@ -131,8 +132,9 @@ type SiteLearner struct {
 	// reread names, by input sequence, the waiting pages whose bodies
 	// were let go and that Learn must read again (their index in urls);
 	// source reads the inputs again for it (nil: bodies are never let go).
-	reread map[int]int
-	source func(fn func(Input) error) error
+	reread  map[int]int
+	letGone []sampleJob // the same pages, with where each is stored
+	source  func(fn func(Input) error) error
 
 	held               []Input
 	heldBytes, holdMax int64
@@ -217,6 +219,7 @@ func (l *SiteLearner) sendFirst(host string) error {
 	for _, j := range l.first[host] {
 		if j.in.Body == nil {
 			l.reread[j.seq] = j.idx
+			l.letGone = append(l.letGone, j)
 			continue
 		}
 		l.firstBytes -= len(j.in.Body)
@@ -236,7 +239,7 @@ func (l *SiteLearner) letGo() {
 		l.firstOrder = l.firstOrder[1:]
 		for i, j := range l.first[h] {
 			l.firstBytes -= len(j.in.Body)
-			l.first[h][i].in = Input{}
+			l.first[h][i].in = Input{URL: j.in.URL, at: j.in.at}
 		}
 	}
 }
@@ -297,10 +300,14 @@ func (l *SiteLearner) hold(in Input) {
 }
 
 // readAgain reads the inputs again for the sampled pages whose bodies
-// were let go, and parses them.
+// were let go, and parses them: each on its own when its reader said
+// where it is stored, else in one more reading of all the inputs.
 func (l *SiteLearner) readAgain() error {
 	if len(l.reread) == 0 {
 		return nil
+	}
+	if direct, err := l.readEach(); direct || err != nil {
+		return err
 	}
 	seq := 0
 	return l.source(func(in Input) error {
@@ -313,6 +320,28 @@ func (l *SiteLearner) readAgain() error {
 		}
 		return l.ctx.Err()
 	})
+}
+
+// readEach reads the let-go pages one by one from where they are stored;
+// done is false, with nothing read, when some page's place is unknown.
+func (l *SiteLearner) readEach() (done bool, err error) {
+	for _, j := range l.letGone {
+		if j.in.at.path == "" {
+			return false, nil
+		}
+	}
+	// In input order: a WARC file is read forwards.
+	sort.Slice(l.letGone, func(a, b int) bool { return l.letGone[a].seq < l.letGone[b].seq })
+	for _, j := range l.letGone {
+		body, ct, _, err := j.in.at.read()
+		if err != nil {
+			return true, fmt.Errorf("pipeline: reading %s again: %w", j.in.URL, err)
+		}
+		if err := l.send(sampleJob{idx: j.idx, seq: j.seq, in: Input{URL: j.in.URL, ContentType: ct, Body: body}}); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // stop ends the parsing goroutines; it is safe to call twice.

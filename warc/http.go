@@ -36,7 +36,8 @@ type Response struct {
 // chunked and decompressed when Content-Encoding is gzip or deflate and the
 // body really is. A body cut short is returned as far as it goes.
 func ParseResponse(block []byte) (*Response, error) {
-	br := bufio.NewReader(bytes.NewReader(block))
+	rd := bytes.NewReader(block)
+	br := bufio.NewReader(rd)
 	line, err := br.ReadString('\n')
 	if err != nil && line == "" {
 		return nil, ErrNotHTTP
@@ -56,7 +57,12 @@ func ParseResponse(block []byte) (*Response, error) {
 	if err != nil && len(hdr) == 0 && err != io.EOF {
 		hdr = textproto.MIMEHeader{}
 	}
-	body, _ := io.ReadAll(br)
+	// The body is the rest of the block: what the buffer holds and what
+	// it has not read yet. It is copied at its size (the block is the
+	// reader's, reused for the next record).
+	rest := br.Buffered() + rd.Len()
+	body := make([]byte, rest)
+	copy(body, block[len(block)-rest:])
 	resp := &Response{StatusCode: code, Status: status, Header: hdr, Body: body}
 	if strings.Contains(strings.ToLower(hdr.Get("Transfer-Encoding")), "chunked") {
 		if dechunked, ok := dechunk(body); ok {

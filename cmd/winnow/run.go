@@ -47,6 +47,7 @@ type runFlags struct {
 	dedup        bool
 	singlePage   bool
 	samples      int
+	holdBytes    int64
 	templates    string
 	resume       bool
 	signature    string
@@ -112,6 +113,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary (default: $WINNOW_CHROMIUM, else chromium on PATH)")
 	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them (see winnow rules)")
 	fl.IntVar(&f.samples, "samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
+	fl.Int64Var(&f.holdBytes, "hold-bytes", pipeline.DefaultHoldBytes, "page bytes the first pass may keep in memory: an input that fits is read once; -1 keeps none")
 	addDedupFlags(fl, &f.dedupFlags, false)
 	return cmd
 }
@@ -189,6 +191,7 @@ func (f runFlags) options() (pipeline.Options, error) {
 		SinglePage:      f.singlePage,
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
+		HoldBytes:       f.holdBytes,
 	}, err
 }
 
