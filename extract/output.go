@@ -1,9 +1,6 @@
 package extract
 
 import (
-	"fmt"
-	"html/template"
-	"io"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -129,70 +126,4 @@ func mdEscapeLine(s string) string {
 		return `\` + s
 	}
 	return s
-}
-
-var debugTmpl = template.Must(template.New("debug").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>winnow: {{.Title}}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:60em;color:#222}
-.b{margin:.3em 0;padding:.25em .5em;border-left:4px solid #bbb;white-space:pre-wrap}
-.content{background:#e6f6e6;border-color:#2a2}
-.boilerplate{background:#f6e6e6;border-color:#c33;color:#777}
-.template{background:#fdf0dc;border-color:#d80}
-.unknown{background:#eee}
-.k{font:11px monospace;color:#555;float:right;margin-left:1em}
-.legend span{padding:0 .5em;margin-right:.5em}
-</style></head><body>
-<h1>{{.Title}}</h1>
-<p class="legend"><span class="content">content</span><span class="boilerplate">boilerplate</span><span class="boilerplate template">site template</span>
-{{.URL}} · charset {{.Charset}} · lang {{.Lang}} · {{.Kept}} of {{.All}} words kept{{range .Warnings}} · ⚠ {{.}}{{end}}</p>
-{{range .Blocks}}<div class="b {{.Label}}" title="{{.Tip}}"><span class="k">{{.Kind}} · {{.Words}}w · ld {{printf "%.2f" .LD}}</span>{{.Text}}</div>
-{{end}}</body></html>
-`))
-
-type debugBlock struct {
-	Label, Kind, Text, Tip string
-	Words                  int
-	LD                     float64
-}
-
-// decidedBy is the stage of the last negative reason of a block.
-func decidedBy(b *Block) string {
-	for i := len(b.Reasons) - 1; i >= 0; i-- {
-		if b.Reasons[i].Score < 0 {
-			return b.Reasons[i].Stage
-		}
-	}
-	return ""
-}
-
-// WriteDebugHTML writes a self-contained page that shows every block of p
-// coloured by its label, with the block's path and reasons on hover.
-func (p *Page) WriteDebugHTML(w io.Writer) error {
-	all, kept := p.Words()
-	data := struct {
-		Title, URL, Charset, Lang string
-		All, Kept                 int
-		Warnings                  []string
-		Blocks                    []debugBlock
-	}{Title: p.Title, Charset: p.Charset, Lang: p.Lang, All: all, Kept: kept, Warnings: p.Warnings}
-	if p.URL != nil {
-		data.URL = p.URL.String()
-	}
-	for _, b := range p.Blocks {
-		var tip strings.Builder
-		tip.WriteString(b.Path)
-		for _, r := range b.Reasons {
-			fmt.Fprintf(&tip, "\n%s: %s (%.2f)", r.Stage, r.Rule, r.Score)
-		}
-		label := b.Label.String()
-		if b.Label == Boilerplate && decidedBy(b) == StageTemplate {
-			label += " template"
-		}
-		data.Blocks = append(data.Blocks, debugBlock{
-			Label: label, Kind: b.Kind.String(), Text: b.Text,
-			Tip: tip.String(), Words: b.Words, LD: b.LinkDensity(),
-		})
-	}
-	return debugTmpl.Execute(w, data)
 }

@@ -243,3 +243,29 @@ const (
 	// edgeWords bounds a [ReasonShortEdge] (effective words, exclusive).
 	edgeWords = 10
 )
+
+// reasonLegend explains each reason above in one line, for the legend of
+// the debug page (WriteDebugHTML). The doc comments above are the full
+// story; these lines only say what the reader is looking at.
+var reasonLegend = map[string]string{
+	ReasonStopper:        `a short title such as "Related" or "Comments" that opens a boilerplate section`,
+	ReasonStopperSection: "a block of the section that a stopper title opens",
+	ReasonTitle:          "the headline: the heading that best matches the page's <title>, kept wherever it sits",
+	ReasonSpecList:       `an item of a "Label: value" list of product details, kept wherever it sits`,
+	ReasonOutsideRegion:  "outside the main-content region, the element with the most text weight",
+	ReasonAuthor:         "an author line right under the title, taken back from outside the region",
+	ReasonLead:           "the lead between the title and the text, taken back from outside the region",
+	ReasonClassPrefix:    "under an element whose class, id or tag says boilerplate (share, comment, related, nav, aside, footer)",
+	ReasonLinkDensity:    "links on more than half of its words: a menu, tag list or link list",
+	ReasonCaption:        "a picture caption (<figcaption>, <caption>)",
+	ReasonForm:           "inside a form in the region: comments, search, newsletter",
+	ReasonFragment:       `at most two words and no punctuation: "Share", "Print", "12"`,
+	ReasonLabel:          "a short unpunctuated line straight in a <div>: a picture or widget label",
+	ReasonDate:           "a date or time line",
+	ReasonCredit:         `a picture credit: "Photo: ...", "Getty Images", "(AP Photo/...)"`,
+	ReasonTeaser:         "a linked headline with a short summary: a pointer to another story",
+	ReasonLink:           `a short block that is all one link: "Next article", a banner line`,
+	ReasonInRegion:       "article text: in the region, and no rule above took it",
+	ReasonShortEdge:      "a short line, byline or date at the start of the kept text",
+	ReasonTail:           "a short sign-off line after the article's last longer block",
+}
