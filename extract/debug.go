@@ -22,13 +22,13 @@ body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:76em;paddin
 .row{display:grid;grid-template-columns:14em minmax(0,1fr);column-gap:.6em;margin:.3em 0}
 .why{font:11px/1.35 ui-monospace,monospace;text-align:right;padding-top:.4em;overflow-wrap:anywhere;color:#555}
 .b{padding:.25em .5em;border-left:4px solid #bbb;white-space:pre-wrap;overflow-wrap:anywhere}
-.content>.b,.chip.content{background:#e6f6e6;border-color:#2a2}
-.boilerplate>.b,.chip.boilerplate{background:#f6e6e6;border-color:#c33;color:#777}
-.template>.b,.chip.template{background:#fdf0dc;border-color:#d80}
-.unknown>.b{background:#eee}
-.content>.why{color:#282}
-.boilerplate>.why{color:#a22}
-.template>.why{color:#a50}
+.b.content,.chip.content{background:#e6f6e6;border-color:#2a2}
+.b.boilerplate,.chip.boilerplate{background:#f6e6e6;border-color:#c33;color:#777}
+.b.template,.chip.template{background:#fdf0dc;border-color:#d80}
+.b.unknown{background:#eee}
+.why.content{color:#282}
+.why.boilerplate{color:#a22}
+.why.template{color:#a50}
 .same>.why{opacity:.5}
 .k{font:11px monospace;color:#555;float:right;margin-left:1em}
 .chip{padding:0 .5em;margin-right:.5em;border-left:4px solid #bbb;white-space:nowrap}
@@ -44,7 +44,7 @@ table.legend{border-collapse:collapse;margin:.6em 0 1.2em;font-size:13px}
 {{if .Legend}}<table class="legend">
 {{range .Legend}}<tr class="legend-line"><td><span class="chip {{.Class}}">{{.Key}}</span></td><td class="n">{{if eq .Blocks 1}}1 block · {{.Words}}w{{else if .Blocks}}{{.Blocks}} blocks · {{.Words}}w{{else if .Words}}{{.Words}}w{{else}}hover only{{end}}</td><td>{{or .Text "(no legend line: see the stage's package)"}}{{with .Names}} ({{.}}){{end}}</td></tr>
 {{end}}</table>
-{{end}}{{range .Blocks}}<div class="row {{.Class}}{{if .Same}} same{{end}}" title="{{.Tip}}"><div class="why">{{.Why}}</div><div class="b"><span class="k">{{.Kind}} · {{.Words}}w · ld {{printf "%.2f" .LD}}</span>{{.Text}}</div></div>
+{{end}}{{range .Blocks}}<div class="row{{if .Same}} same{{end}}" title="{{.Tip}}"><div class="why {{.Class}}">{{.Why}}</div><div class="b {{.Class}}"><span class="k">{{.Kind}} · {{.Words}}w · ld {{printf "%.2f" .LD}}</span>{{.Text}}</div></div>
 {{end}}</body></html>
 `))
 

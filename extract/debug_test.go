@@ -15,8 +15,8 @@ import (
 
 // debugRow is what a reader sees of one block on the debug page.
 type debugRow struct {
-	classes []string
-	why     string // the margin label
+	classes []string // of the block's text: its label
+	why     string   // the margin label
 }
 
 // debugView parses a debug page into its rows and its legend (key -> text).
@@ -35,10 +35,13 @@ func debugView(t *testing.T, p *Page) (rows []debugRow, legend map[string]string
 		classes := strings.Fields(attr(n, "class"))
 		switch {
 		case slices.Contains(classes, "row"):
-			row := debugRow{classes: classes}
+			var row debugRow
 			for c := range n.ChildNodes() {
-				if attr(c, "class") == "why" {
+				switch cc := strings.Fields(attr(c, "class")); {
+				case slices.Contains(cc, "why"):
 					row.why = textOf(c)
+				case slices.Contains(cc, "b"):
+					row.classes = cc
 				}
 			}
 			rows = append(rows, row)
