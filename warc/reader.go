@@ -6,6 +6,45 @@
 // A malformed record or a truncated gzip member is reported as a
 // *RecordError with its byte offset, and reading goes on with the next
 // record where that is possible.
+//
+// # Content-Length that does not fit
+//
+// A record is read by its Content-Length. The length is trusted when the
+// bytes after the block are a run of line ends (the "\r\n\r\n" trailer,
+// or any number of CR and LF) followed by a version line ("WARC/1.0",
+// "WARC/1.1", "WARC/0.18": "WARC/", digits, ".", digits, a line end) or by
+// the end of the file or gzip member. A block that holds an archived WARC
+// file is then read whole, since its declared end is consistent.
+//
+// Otherwise the length is inconsistent:
+//
+//  1. Too long: the first version line inside the block that follows a
+//     blank line ("\r\n\r\n" or "\n\n") is the next record. The broken
+//     record is a *RecordError and reading restarts at that line. The same
+//     holds when the file or member ends inside the declared block (with
+//     no record start inside it, the record is a truncated one).
+//  2. Too short, or stray bytes between records: when no record starts
+//     inside the block, the record is kept with its declared block, and
+//     the bytes after it are skipped up to the next version line at the
+//     start of a line ([Reader.Skipped] counts them). Some writers get
+//     the length a few bytes short (pywb's example.warc has one).
+//
+// A Content-Length that is no number is a *RecordError, and reading skips
+// forward to the next version line at the start of a line.
+//
+// In a gzipped file the member boundary bounds all of this: a length that
+// runs past the end of its member loses that record only, and the next
+// member is read as usual. So a wrong Content-Length costs at most its
+// own record. These cases cannot be told apart from a right length, or
+// from a short one, and are not caught: a length too long by exactly the
+// size of the records that follow it (they are read as part of its
+// block); a length too long whose next record does not follow a blank
+// line (the record keeps the next one's bytes, and reading resumes at the
+// next version line after its declared end); and a block that holds an
+// archived WARC file and whose length is also wrong (the archived records
+// come out). A block over the limit (see [Reader.SetMaxRecordBytes]) is
+// not kept, but the bytes from the first record start inside it are, up
+// to the limit, in case its length is wrong.
 package warc
 
 import (
@@ -92,21 +131,22 @@ type Reader struct {
 	cr       *countingReader
 	raw      *bufio.Reader // the file
 	gz       *gzip.Reader  // current member, when compressed
-	body     *bufio.Reader // the decompressed stream of the current member, or raw
+	src      *source       // raw or gz, after bytes pushed back
+	body     *bufio.Reader // reads src
 	gzipped  bool
 	memberAt int64 // offset of the current gzip member
 	inMember bool
 	maxBytes int64
 	done     bool
 	rec      Record
-	// afterRecord is set after a record was read whole, so that stray
-	// bytes before the next one are skipped, not reported.
-	afterRecord bool
-	skipped     int64
+	scratch  []byte // for blocks over the limit
+	skipped  int64
 }
 
-// Skipped is the number of stray bytes skipped between records (after a
-// record whose Content-Length was too short).
+// Skipped is the number of stray bytes skipped between records: after a
+// block followed by a blank line and bytes that are no record (see the
+// package comment), or after a malformed record while looking for the
+// next one.
 func (r *Reader) Skipped() int64 { return r.skipped }
 
 // NewReader reads WARC records from r, which it never closes. A gzip
@@ -114,15 +154,16 @@ func (r *Reader) Skipped() int64 { return r.skipped }
 func NewReader(r io.Reader) (*Reader, error) {
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 64<<10)
-	rd := &Reader{cr: cr, raw: br, maxBytes: DefaultMaxRecordBytes}
+	rd := &Reader{cr: cr, raw: br, maxBytes: DefaultMaxRecordBytes, src: &source{}}
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("warc: %w", err)
 	}
 	rd.gzipped = len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	if !rd.gzipped {
-		rd.body = br
+		rd.src.r = br
 	}
+	rd.body = bufio.NewReaderSize(rd.src, 64<<10)
 	return rd, nil
 }
 
@@ -135,8 +176,15 @@ func (r *Reader) SetMaxRecordBytes(n int64) {
 	r.maxBytes = n
 }
 
-// offset is the current position in the file.
-func (r *Reader) offset() int64 { return r.cr.n - int64(r.raw.Buffered()) }
+// offset is the current position in the file: of the next byte of the
+// file in a gzipped file, and of the next byte Next reads in a plain one.
+func (r *Reader) offset() int64 {
+	n := r.cr.n - int64(r.raw.Buffered())
+	if !r.gzipped {
+		n -= int64(len(r.src.pend) + r.body.Buffered())
+	}
+	return n
+}
 
 // Next returns the next record, io.EOF at the end, or a *RecordError for a
 // record that could not be read; after a RecordError, Next may be called
@@ -147,29 +195,9 @@ func (r *Reader) Next() (*Record, error) {
 			return nil, io.EOF
 		}
 		if r.gzipped && !r.inMember {
-			if _, err := r.raw.Peek(1); err == io.EOF {
-				r.done = true
-				return nil, io.EOF
+			if err := r.nextMember(); err != nil {
+				return nil, err
 			}
-			r.memberAt = r.offset()
-			if r.gz == nil {
-				gz, err := gzip.NewReader(r.raw)
-				if err != nil {
-					r.done = true
-					return nil, &RecordError{r.memberAt, fmt.Errorf("%w: gzip header: %v", ErrTruncated, err)}
-				}
-				r.gz = gz
-			} else if err := r.gz.Reset(r.raw); err != nil {
-				r.done = true
-				return nil, &RecordError{r.memberAt, fmt.Errorf("%w: gzip header: %v", ErrTruncated, err)}
-			}
-			r.gz.Multistream(false)
-			if r.body == nil {
-				r.body = bufio.NewReaderSize(r.gz, 64<<10)
-			} else {
-				r.body.Reset(r.gz) // the last record's bytes are copied out already
-			}
-			r.inMember = true
 		}
 		start := r.memberAt
 		if !r.gzipped {
@@ -190,6 +218,30 @@ func (r *Reader) Next() (*Record, error) {
 	}
 }
 
+// nextMember starts reading the next gzip member.
+func (r *Reader) nextMember() error {
+	if _, err := r.raw.Peek(1); err == io.EOF {
+		r.done = true
+		return io.EOF
+	}
+	r.memberAt = r.offset()
+	var err error
+	if r.gz == nil {
+		r.gz, err = gzip.NewReader(r.raw)
+	} else {
+		err = r.gz.Reset(r.raw)
+	}
+	if err != nil {
+		r.done = true
+		return &RecordError{r.memberAt, fmt.Errorf("%w: gzip header: %v", ErrTruncated, err)}
+	}
+	r.gz.Multistream(false)
+	*r.src = source{r: r.gz}
+	r.body.Reset(r.src) // the last record's bytes are copied out already
+	r.inMember = true
+	return nil
+}
+
 // readRecord reads one record from the current stream. It returns io.EOF
 // when the stream ends cleanly before a record.
 func (r *Reader) readRecord(start int64) (*Record, error) {
@@ -202,7 +254,7 @@ func (r *Reader) readRecord(start int64) (*Record, error) {
 			if err == io.EOF && len(line) == 0 {
 				return nil, io.EOF
 			}
-			return nil, r.fail(start, fmt.Errorf("%w: %v", ErrTruncated, err))
+			return nil, r.cut(start, err, fmt.Errorf("%w: %v", ErrTruncated, err))
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			break
@@ -212,43 +264,15 @@ func (r *Reader) readRecord(start int64) (*Record, error) {
 		}
 	}
 	version := string(bytes.TrimSpace(line))
-	if !strings.HasPrefix(version, "WARC/") && !r.gzipped && r.afterRecord {
-		// Stray bytes after a record: its Content-Length was too short (a
-		// known fault of some writers). Skip to the next version line and
-		// count what was skipped rather than fail the next record.
-		r.skipped += int64(len(line)) + 1
-		for {
-			peek, err := r.body.Peek(5)
-			if err != nil {
-				r.done = true
-				return nil, io.EOF
-			}
-			if string(peek) == "WARC/" {
-				break
-			}
-			l, err := readLine(r.body)
-			r.skipped += int64(len(l)) + 1
-			if err != nil {
-				r.done = true
-				return nil, io.EOF
-			}
-		}
-		start = r.offset()
-		if line, err = readLine(r.body); err != nil {
-			return nil, r.fail(start, fmt.Errorf("%w: %v", ErrTruncated, err))
-		}
-		version = string(bytes.TrimSpace(line))
-	}
-	r.afterRecord = false
 	if !strings.HasPrefix(version, "WARC/") {
-		return nil, r.resync(start, fmt.Errorf("%w: want a WARC/ version line, got %q", ErrMalformed, truncate(version, 40)))
+		return nil, r.resync(start, fmt.Errorf("%w: want a WARC/ version line, got %q", ErrMalformed, truncate(version, 40)), true)
 	}
 	rec := &r.rec
 	*rec = Record{Offset: start, Version: version, Fields: rec.Fields[:0]}
 	for {
 		line, err = readLine(r.body)
 		if err != nil {
-			return nil, r.fail(start, fmt.Errorf("%w: in the header: %v", ErrTruncated, err))
+			return nil, r.cut(start, err, fmt.Errorf("%w: in the header: %v", ErrTruncated, err))
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			break
@@ -262,47 +286,32 @@ func (r *Reader) readRecord(start int64) (*Record, error) {
 		}
 		name, value, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
-			return nil, r.resync(start, fmt.Errorf("%w: header line without a colon: %q", ErrMalformed, truncate(string(line), 40)))
+			return nil, r.resync(start, fmt.Errorf("%w: header line without a colon: %q", ErrMalformed, truncate(string(line), 40)), true)
 		}
 		rec.Fields = append(rec.Fields, Field{Name: string(bytes.TrimSpace(name)), Value: string(bytes.TrimSpace(value))})
 	}
 	cl := rec.Get("Content-Length")
 	n, err := strconv.ParseInt(cl, 10, 64)
 	if err != nil || n < 0 {
-		return nil, r.resync(start, fmt.Errorf("%w: bad Content-Length %q", ErrMalformed, cl))
+		return nil, r.resync(start, fmt.Errorf("%w: bad Content-Length %q", ErrMalformed, cl), true)
 	}
 	if n > r.maxBytes {
-		if _, err := io.CopyN(io.Discard, r.body, n); err != nil {
-			return nil, r.fail(start, fmt.Errorf("%w: %v", ErrTruncated, err))
-		}
-		return nil, &RecordError{start, fmt.Errorf("%w: %d bytes", ErrTooLarge, n)}
+		return nil, r.skipLarge(start, n)
 	}
 	if int64(cap(rec.Block)) >= n {
 		rec.Block = rec.Block[:n]
 	} else {
 		rec.Block = make([]byte, n)
 	}
-	if _, err := io.ReadFull(r.body, rec.Block); err != nil {
-		return nil, r.fail(start, fmt.Errorf("%w: block of %d bytes: %v", ErrTruncated, n, err))
-	}
-	r.afterRecord = true
-	if r.gzipped {
-		// Read on to the end of the member (or to the next record in it),
-		// so that a member whose end is cut off is an error, not a record.
-		for {
-			b, err := r.body.Peek(1)
-			if err == io.EOF {
-				r.inMember = false // the gzip trailer checked out
-				break
-			}
-			if err != nil {
-				return nil, r.fail(start, fmt.Errorf("%w: after the block: %v", ErrTruncated, err))
-			}
-			if b[0] != '\r' && b[0] != '\n' {
-				break // another record in the same member
-			}
-			r.body.ReadByte()
+	if k, err := io.ReadFull(r.body, rec.Block); err != nil {
+		var restart []byte
+		if i := findStart(rec.Block[:k], true, nil); i >= 0 {
+			restart = rec.Block[i:k]
 		}
+		return nil, r.pastEnd(start, n, restart, err)
+	}
+	if err := r.blockFits(start, rec.Block); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }
@@ -315,31 +324,29 @@ func (r *Reader) fail(start int64, err error) error {
 	return &RecordError{start, err}
 }
 
-// resync reports a malformed record and moves to where the next record
-// may start: the next gzip member, or the next line that starts with
-// "WARC/" in a plain file.
-func (r *Reader) resync(start int64, err error) error {
-	if r.gzipped {
-		// Drain the member; the next call starts the next one.
-		if _, cerr := io.Copy(io.Discard, r.body); cerr != nil {
-			r.done = true
-		}
+// cut reports a record that a read error rerr cut short. At the clean end
+// of a gzip member, reading goes on with the next member; at the end of a
+// plain file, or after a broken member, nothing more can be read. An error
+// that is no end (a line too long) is malformed input: reading goes on
+// at the next record.
+func (r *Reader) cut(start int64, rerr, err error) error {
+	ended := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+	switch {
+	case !ended && (r.src.err == nil || r.src.err == io.EOF):
+		return r.resync(start, err, false)
+	case ended && r.gzipped && r.src.err == io.EOF:
 		r.inMember = false
 		return &RecordError{start, err}
 	}
-	for {
-		peek, perr := r.body.Peek(5)
-		if perr != nil {
-			r.done = true
-			break
-		}
-		if string(peek) == "WARC/" {
-			break
-		}
-		if _, lerr := readLine(r.body); lerr != nil {
-			r.done = true
-			break
-		}
+	return r.fail(start, err)
+}
+
+// resync reports a malformed record and moves to where the next record
+// may start: the next version line at the start of a line, or the end of
+// the gzip member. lineStart says whether the reader is at a line start.
+func (r *Reader) resync(start int64, err error, lineStart bool) error {
+	if serr := r.skipToRecord(lineStart); serr != nil {
+		r.done = true
 	}
 	return &RecordError{start, err}
 }
