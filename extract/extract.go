@@ -107,6 +107,9 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 		return nil, err
 	}
 	p.Charset = dec.Charset
+	if dec.Invalid > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("invalid-utf8: %d bytes", dec.Invalid))
+	}
 	doc, err := html.Parse(bytes.NewReader(dec.Text))
 	if err != nil {
 		// x/net/html refuses trees nested deeper than 512 elements. Keep
