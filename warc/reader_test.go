@@ -238,28 +238,6 @@ func TestMalformedRecordsAreSkipped(t *testing.T) {
 	}
 }
 
-func FuzzReader(f *testing.F) {
-	f.Add([]byte("WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 5\r\n\r\nhello\r\n\r\n"))
-	f.Add([]byte("WARC/0.18\nWARC-Type: response\nContent-Length: 3\n\nabc\n\n"))
-	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := NewReader(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
-		for range 10000 {
-			rec, err := r.Next()
-			if err == io.EOF {
-				return
-			}
-			if err == nil && int64(len(rec.Block)) > int64(len(b))*1100 {
-				t.Fatalf("block of %d bytes from %d bytes of input", len(rec.Block), len(b))
-			}
-		}
-		t.Fatal("the reader does not end")
-	})
-}
-
 func TestParseResponse(t *testing.T) {
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
