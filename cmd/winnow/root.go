@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/winnow-go/winnow/internal/version"
 )
 
 func newRoot() *cobra.Command {
@@ -10,7 +12,11 @@ func newRoot() *cobra.Command {
 		Short:         "Clean crawled web pages: main content, site boilerplate, near-duplicates",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints version.String(), one line: the module
+		// version, the revision, modified or not, and the build times.
+		Version: version.String(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(newExtractCmd(), newRunCmd(), newEvalCmd(), newDedupCmd(), newIndexCmd(), newRulesCmd())
 	return root
