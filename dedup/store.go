@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"os"
 	"slices"
 	"sync"
 
@@ -118,6 +119,9 @@ type StoredDoc struct {
 	ID          uint64
 	URL         string
 	Fingerprint uint64 // SimHash stores only
+	// Replaced is set when the store held a document of this URL before
+	// the batch: it is gone, replaced by this one.
+	Replaced bool
 }
 
 // Entry is a document to add or to look up: its URL and text. A SimHash
@@ -146,14 +150,49 @@ var ErrStore = errors.New("dedup: store")
 // ErrNoSignature reports a text with nothing to sign (no words).
 var ErrNoSignature = errors.New("dedup: no words to sign")
 
+// ErrNoStore is returned by OpenExistingStore when the folder holds no
+// index.
+var ErrNoStore = errors.New("dedup: no index there")
+
+// OpenExistingStore opens the store in dir as OpenStore does, but never
+// creates one: a folder that holds no index (a mistyped path) is
+// ErrNoStore, so a query cannot answer "no duplicates" from an empty
+// index made by mistake.
+func OpenExistingStore(dir string, want *StoreOptions) (*Store, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
+	}
+	opts := storePebbleOptions()
+	opts.ErrorIfNotExists = true
+	db, err := pebble.Open(dir, &opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s (%v)", ErrNoStore, dir, err)
+	}
+	if _, err := dbValue(db, []byte("m")); errors.Is(err, pebble.ErrNotFound) {
+		db.Close()
+		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
+	}
+	s, err := openStore(db, dir, want)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func storePebbleOptions() pebble.Options {
+	opts := pebble.Options{Logger: quietLogger{}}
+	// zstd on the lower levels, where compaction leaves most of the store.
+	opts.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionGood })
+	return opts
+}
+
 // OpenStore opens the store in dir, or creates it. With want nil an
 // existing store keeps its settings and a new one takes the defaults;
 // otherwise the store is created with *want, and an existing store with
 // other settings is an error.
 func OpenStore(dir string, want *StoreOptions) (*Store, error) {
-	opts := pebble.Options{Logger: quietLogger{}}
-	// zstd on the lower levels, where compaction leaves most of the store.
-	opts.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionGood })
+	opts := storePebbleOptions()
 	db, err := pebble.Open(dir, &opts)
 	if err != nil {
 		return nil, fmt.Errorf("%w: open %s: %v", ErrStore, dir, err)
@@ -398,6 +437,7 @@ func (s *Store) AddBatch(es []Entry) ([]StoredDoc, error) {
 		if !oks[i] {
 			continue
 		}
+		replaced := gone
 		rec := append(sds[i].record(), e.URL...)
 		b.Set(docKey('d', id), rec, nil)
 		b.Set(append([]byte{'u'}, e.URL...), binary.AppendUvarint(nil, id), nil)
@@ -406,6 +446,7 @@ func (s *Store) AddBatch(es []Entry) ([]StoredDoc, error) {
 		if err != nil {
 			return nil, err
 		}
+		d.Replaced = replaced
 		out = append(out, d)
 		id++
 	}

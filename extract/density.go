@@ -231,6 +231,7 @@ func classifyDensity(p *Page) {
 	c.bridgeTitle(titleIdx)
 	c.keepAuthor(titleIdx)
 	c.trimEdges()
+	c.keepShortItems()
 }
 
 // keepAuthor keeps the author lines set as headings or paragraphs right

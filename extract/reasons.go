@@ -268,4 +268,5 @@ var reasonLegend = map[string]string{
 	ReasonInRegion:       "article text: in the region, and no rule above took it",
 	ReasonShortEdge:      "a short line, byline or date at the start of the kept text",
 	ReasonTail:           "a short sign-off line after the article's last longer block",
+	ReasonShortItems:     "a page of short items only: kept rather than leave the page empty",
 }

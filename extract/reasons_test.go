@@ -17,12 +17,13 @@ var densityReasons = []string{
 	ReasonOutsideRegion, ReasonAuthor, ReasonLead, ReasonClassPrefix,
 	ReasonLinkDensity, ReasonCaption, ReasonForm, ReasonFragment, ReasonLabel,
 	ReasonDate, ReasonCredit, ReasonTeaser, ReasonLink, ReasonInRegion,
-	ReasonShortEdge, ReasonTail,
+	ReasonShortEdge, ReasonTail, ReasonShortItems,
 }
 
 // contentReasons are the reasons that keep a block; all others drop it.
 var contentReasons = map[string]bool{
 	ReasonTitle: true, ReasonSpecList: true, ReasonAuthor: true, ReasonLead: true, ReasonInRegion: true,
+	ReasonShortItems: true,
 }
 
 // wantAttr marks, in a page under testdata/reasons, the element whose

@@ -30,9 +30,10 @@ type DedupOptions struct {
 	SimShingles []int
 	// IDF weighs SimHash features by TF*IDF over the input collection.
 	IDF bool
-	// Index, when set, is a winnow index folder: each cluster that
-	// duplicates a page it holds (another URL) points at that page, which
-	// stays canonical; then every record is added. IndexWant are the
+	// Index, when set, is a winnow index folder (it must exist: winnow
+	// index add creates one): each cluster that duplicates a page it
+	// holds (another URL) points at that page, which stays canonical;
+	// then every record is added. IndexWant are the
 	// settings asked for (nil: an existing index keeps its own, a new one
 	// takes the defaults).
 	Index     string
@@ -83,6 +84,9 @@ func (o DedupOptions) Validate() error {
 	}
 	if _, err := dedup.Cluster(nil, o.config()); err != nil {
 		errs = append(errs, err)
+	}
+	if o.NumPerm < 1 && o.Method == dedup.MethodMinHash {
+		errs = append(errs, fmt.Errorf("%w: MinHash signature length %d: want 1 or more", dedup.ErrConfig, o.NumPerm))
 	}
 	return errors.Join(errs...)
 }
@@ -161,8 +165,11 @@ func Dedup(r io.Reader, name string, w io.Writer, opts DedupOptions) (DedupSumma
 	var docs []dedup.Doc
 	var texts []string
 	var sum DedupSummary
-	err = jsonl.Scan(r, name, func(line int, b []byte) error {
+	err = jsonl.ScanLimit(r, name, jsonl.MaxLine, func(line int, b []byte, long bool) error {
 		rec, d, text, err := readDedupRecord(b, norm, simNorm)
+		if long {
+			err = fmt.Errorf("line longer than %d bytes", jsonl.MaxLine)
+		}
 		if err != nil {
 			sum.Errors++
 			rec = newObject()
@@ -300,7 +307,7 @@ const IndexAddBatch = 1000
 // which stays canonical (seed 000). The index signs the texts itself,
 // with the method it was created with.
 func checkIndex(opts DedupOptions, texts []string, docs []dedup.Doc, res *dedup.Result) ([]string, string, error) {
-	st, err := dedup.OpenStore(opts.Index, opts.IndexWant)
+	st, err := dedup.OpenExistingStore(opts.Index, opts.IndexWant)
 	if err != nil {
 		return nil, "", err
 	}

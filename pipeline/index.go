@@ -50,13 +50,21 @@ type IndexAddSummary struct {
 	// Unreadable counts the lines that were not records with a URL;
 	// Unsigned the records with nothing to sign (no words).
 	Unreadable, Unsigned int
+	// Replaced counts the added documents whose URL the index held
+	// already (the old entry is gone), and Repeated the records whose URL
+	// came again later in the same batch (only the last one is kept).
+	Replaced, Repeated int
 	// Store are the settings of the index.
 	Store dedup.StoreOptions
 }
 
 // String formats the summary as winnow index add prints it.
 func (s IndexAddSummary) String() string {
-	return fmt.Sprintf("%d records added, %d unreadable, %d with nothing to sign (%v)", s.Added, s.Unreadable, s.Unsigned, s.Store)
+	out := fmt.Sprintf("%d records added, %d unreadable, %d with nothing to sign (%v)", s.Added, s.Unreadable, s.Unsigned, s.Store)
+	if s.Replaced > 0 || s.Repeated > 0 {
+		out += fmt.Sprintf("; %d replaced a document of the same URL held before, %d were replaced by a later record of the same URL", s.Replaced, s.Repeated)
+	}
+	return out
 }
 
 // IndexAdd adds every record of r (see ScanIndexRecords) to st in synced
@@ -83,6 +91,12 @@ func IndexAdd(ctx context.Context, r io.Reader, name string, st *dedup.Store, lo
 		}
 		sum.Added += len(docs)
 		sum.Unsigned += len(urls) - len(docs)
+		sum.Repeated += len(batch) - len(urls)
+		for _, d := range docs {
+			if d.Replaced {
+				sum.Replaced++
+			}
+		}
 		batch = batch[:0]
 		return nil
 	}

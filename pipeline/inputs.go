@@ -21,7 +21,6 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/ascii"
-	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/warc"
 )
@@ -53,6 +52,7 @@ type locator struct {
 	path   string // the WARC file, or the page file
 	offset int64  // of the WARC record; -1 for a page file
 	dir    string // the folder a page file was read from
+	limit  int    // the page size limit it was read with
 }
 
 // read reads the page's body (and its content type) again; ok is false
@@ -62,7 +62,7 @@ func (l locator) read() (body []byte, contentType string, ok bool, err error) {
 	case l.path == "":
 		return nil, "", false, nil
 	case l.offset < 0:
-		in := readPage(l.dir, l.path)
+		in := readPage(l.dir, l.path, l.limit)
 		if in.Status != "" {
 			return nil, "", true, errors.New(in.Err)
 		}
@@ -77,14 +77,14 @@ func (l locator) read() (body []byte, contentType string, ok bool, err error) {
 // files and folders of them (gzipped or not). fn may keep the Input, Body
 // included: every Body is a buffer of its own.
 func ReadInputs(paths []string, fn func(Input) error) error {
-	return readInputs(paths, fn, nil, 1)
+	return readInputs(paths, fn, nil, 1, extract.DefaultMaxPageBytes)
 }
 
 // readInputs is ReadInputs that also reports, to res when it is not nil,
 // where each subresource of a WARC (a 2xx response that is not a page, or
 // a revisit of one) is stored, and reads the files of a folder on up to
 // readers goroutines.
-func readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64), readers int) error {
+func readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64), readers, limit int) error {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -92,13 +92,13 @@ func readInputs(paths []string, fn func(Input) error, res func(url, path string,
 		}
 		switch {
 		case st.IsDir():
-			err = readFolder(p, fn, readers)
+			err = readFolder(p, fn, readers, limit)
 		case strings.HasSuffix(p, ".warc") || strings.HasSuffix(p, ".warc.gz"):
 			err = readWARC(p, fn, res)
 		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.gz") || strings.HasSuffix(p, ".json"):
-			err = readJSONL(p, fn)
+			err = readJSONL(p, fn, limit)
 		case htmlFile(p):
-			err = fn(readPage(filepath.Dir(p), p))
+			err = fn(readPage(filepath.Dir(p), p, limit))
 		default:
 			return fmt.Errorf("pipeline: %s: not a WARC, JSONL or HTML file, or a folder", p)
 		}
@@ -328,7 +328,7 @@ func payloadAt(path string, offset int64) ([]byte, string, error) {
 
 // readJSONL reads objects with "url" and "html" (optional "fetched_at",
 // "score", "content_type"); other fields pass through to the output.
-func readJSONL(path string, fn func(Input) error) error {
+func readJSONL(path string, fn func(Input) error, limit int) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -344,8 +344,12 @@ func readJSONL(path string, fn func(Input) error) error {
 		r = zr
 	}
 	base := filepath.Base(path)
-	return jsonl.Scan(r, path, func(line int, b []byte) error {
+	return jsonl.ScanLimit(r, path, jsonLineLimit(limit), func(line int, b []byte, long bool) error {
 		in := Input{Source: fmt.Sprintf("%s:%d", base, line)}
+		if long {
+			in.Status, in.Err, in.Kind = StatusError, fmt.Sprintf("line longer than %d bytes (a page over the page size limit)", jsonLineLimit(limit)), KindJSON
+			return fn(in)
+		}
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(b, &raw); err != nil {
 			in.Status, in.Err, in.Kind = StatusError, "bad JSON: "+err.Error(), KindJSON
@@ -354,6 +358,18 @@ func readJSONL(path string, fn func(Input) error) error {
 		}
 		return fn(in)
 	})
+}
+
+// jsonLineLimit is the longest JSONL line read for pages of at most limit
+// bytes: JSON escapes make a page's string longer than the page (Go
+// writes < as \u003c), so a line may be longer than its page, and it has
+// other fields. A longer line is an error record, read past in bounded
+// memory.
+func jsonLineLimit(limit int) int {
+	if limit <= 0 {
+		return 0
+	}
+	return 2*limit + 1<<20
 }
 
 func jsonInput(in Input, raw map[string]json.RawMessage) Input {
@@ -394,7 +410,7 @@ var (
 // readFolder reads .html and .htm files (gzipped or not) under dir in
 // lexical order. The URL comes from a first-line <text id="URL"> wrapper,
 // <base href>, <link rel=canonical>, or else the file path.
-func readFolder(dir string, fn func(Input) error, readers int) error {
+func readFolder(dir string, fn func(Input) error, readers, limit int) error {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -411,7 +427,7 @@ func readFolder(dir string, fn func(Input) error, readers int) error {
 	sort.Strings(files)
 	if readers <= 1 {
 		for _, p := range files {
-			if err := fn(readPage(dir, p)); err != nil {
+			if err := fn(readPage(dir, p, limit)); err != nil {
 				return err
 			}
 		}
@@ -433,7 +449,7 @@ func readFolder(dir string, fn func(Input) error, readers int) error {
 				return
 			}
 			go func() {
-				ch <- readPage(dir, p)
+				ch <- readPage(dir, p, limit)
 				<-sem
 			}()
 			select {
@@ -458,11 +474,22 @@ func htmlFile(name string) bool {
 	return strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".htm")
 }
 
-// readPage reads one page file; source is its path relative to dir.
-func readPage(dir, p string) Input {
+// readPage reads one page file; source is its path relative to dir. At
+// most limit+1 bytes are read, decompressed ones for a gzipped file, so
+// that a small file that expands to gigabytes costs no more than a page
+// (extract marks the page truncated). A file that is not a regular file
+// (a FIFO, a device) is not opened: reading one could wait forever.
+func readPage(dir, p string, limit int) Input {
 	rel, _ := filepath.Rel(dir, p)
-	in := Input{Source: filepath.ToSlash(rel), URL: fileURL(p), at: locator{path: p, offset: -1, dir: dir}}
-	b, err := gz.ReadFile(p)
+	in := Input{Source: filepath.ToSlash(rel), URL: fileURL(p), at: locator{path: p, offset: -1, dir: dir, limit: limit}}
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+		in.Status, in.Err, in.Kind = StatusError, "not a regular file", KindRead
+		if err != nil {
+			in.Err = err.Error()
+		}
+		return in
+	}
+	b, err := ReadPageFile(p, limit)
 	if err != nil {
 		in.Status, in.Err, in.Kind = StatusError, err.Error(), KindRead
 		return in
@@ -485,15 +512,20 @@ func fileURL(p string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
 }
 
-// pageURL finds a page's own absolute URL in its head: <base href> first,
-// then <link rel=canonical>. Relative ones (<base href="/">) name no site
+// pageURL finds a saved page's own absolute URL: a <base href> line that
+// a saver put before the document itself (SWDE's pages start with one,
+// as CleanEval's start with a <text id> line), else <link
+// rel=canonical>. A <base> inside the document is the site's, not the
+// page's: a site may give every page <base href="http://site/">, and
+// taking it would give nine articles one URL. Relative URLs name no site
 // and are ignored. A case-blind scan finds the tag names, and the
 // expressions only read the tag found: most pages have neither tag, and
 // an expression run over the whole head is slow to fail.
 func pageURL(b []byte) string {
 	head := b[:min(len(b), 64<<10)]
-	if i := ascii.IndexFold(head, "<base"); i >= 0 {
-		if tag := tagAround(head, i); baseHref.Match(tag) {
+	first := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(first) > 5 && ascii.IndexFold(first[:5], "<base") == 0 {
+		if tag := tagAround(first, 0); baseHref.Match(tag) {
 			if m := hrefAttr.FindSubmatch(tag); m != nil {
 				if u := absoluteURL(m[1]); u != "" {
 					return u

@@ -56,20 +56,27 @@ func TestRecordJSON(t *testing.T) {
 	}
 }
 
+// TestPageURL: a saved page's URL is a <base href> line put before the
+// document, or its canonical link; a <base> inside the document is the
+// site's (it may name the home page on every article) and is never taken.
 func TestPageURL(t *testing.T) {
-	for _, c := range []struct{ page, url string }{
-		{`<html><head><BASE HREF="http://a.example/x"></head>`, "http://a.example/x"},
-		{`<html><head><link href="http://b.example/" rel=canonical></head>`, "http://b.example/"},
-		{`<html><head><title>none</title></head>`, ""},
-		{`<html><head><basefont size=3><script>var rel = "canonical";</script><LINK REL='Canonical' HREF='https://d.example/p'></head>`, "https://d.example/p"},
-		{`<html><head><base target=_top href=https://e.example/><link rel=canonical href=https://f.example/></head>`, "https://e.example/"},
-		{`<html><head><link rel=canonical`, ""},
-		{`<html><head><base href="/"><link rel="canonical" href="/story/1"></head>`, ""},
-		{`<html><head><base href="/"><link rel="canonical" href="https://c.example/s"></head>`, "https://c.example/s"},
+	for _, c := range []struct{ name, page, url string }{
+		{"base-in-head", `<html><head><BASE HREF="http://a.example/x"></head>`, ""},
+		{"canonical", `<html><head><link href="http://b.example/" rel=canonical></head>`, "http://b.example/"},
+		{"none", `<html><head><title>none</title></head>`, ""},
+		{"basefont-and-script", `<html><head><basefont size=3><script>var rel = "canonical";</script><LINK REL='Canonical' HREF='https://d.example/p'></head>`, "https://d.example/p"},
+		{"site-base-and-canonical", `<html><head><base target=_top href=https://e.example/><link rel=canonical href=https://f.example/></head>`, "https://f.example/"},
+		{"cut-tag", `<html><head><link rel=canonical`, ""},
+		{"relative", `<html><head><base href="/"><link rel="canonical" href="/story/1"></head>`, ""},
+		{"relative-base", `<html><head><base href="/"><link rel="canonical" href="https://c.example/s"></head>`, "https://c.example/s"},
+		{"saver-line", "<base href=\"http://www.g.example/product/9780316125581\"/>\n<!DOCTYPE html><html><head><base href=\"http://www.g.example/\"></head>", "http://www.g.example/product/9780316125581"},
+		{"saver-line-bom", "\xef\xbb\xbf<base href=\"http://h.example/p/1\"/>\n<html></html>", "http://h.example/p/1"},
 	} {
-		if got := pageURL([]byte(c.page)); got != c.url {
-			t.Errorf("pageURL(%q) = %q, want %q", c.page, got, c.url)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := pageURL([]byte(c.page)); got != c.url {
+				t.Errorf("pageURL(%q) = %q, want %q", c.page, got, c.url)
+			}
+		})
 	}
 }
 

@@ -5,13 +5,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -51,6 +55,45 @@ type Options struct {
 	TemplatesDir string
 }
 
+// Validate reports every broken setting in one error: a negative number
+// of workers, of samples per group or a negative page size limit (the
+// run's memory is bounded by the page size limit times the workers), and
+// an unknown template signature.
+func (o Options) Validate() error {
+	var errs []error
+	if o.Workers < 0 {
+		errs = append(errs, fmt.Errorf("workers %d: want 0 (one per core) or more", o.Workers))
+	}
+	if o.SamplesPerGroup < 0 {
+		errs = append(errs, fmt.Errorf("samples per group %d: want 0 (the default, %d) or more", o.SamplesPerGroup, DefaultSamplesPerGroup))
+	}
+	if o.Stages.Extract.MaxPageBytes < 0 {
+		errs = append(errs, fmt.Errorf("max page bytes %d: want 0 (the default, %d) or more; a run's memory needs the bound", o.Stages.Extract.MaxPageBytes, extract.DefaultMaxPageBytes))
+	}
+	if o.Skip < 0 {
+		errs = append(errs, fmt.Errorf("skip %d: negative", o.Skip))
+	}
+	if sig := o.Stages.Template.Signature; sig != "" && !slices.Contains(infholder.Signatures, sig) {
+		errs = append(errs, fmt.Errorf("template signature %q: want one of %v", sig, infholder.Signatures))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	return nil
+}
+
+// pageLimit is the most bytes of a page the readers read (0: no limit).
+func (o Options) pageLimit() int {
+	switch m := o.Stages.Extract.MaxPageBytes; {
+	case m == 0:
+		return extract.DefaultMaxPageBytes
+	case m < 0:
+		return 0
+	default:
+		return m
+	}
+}
+
 func (o Options) holdBytes() int64 {
 	if o.HoldBytes == 0 {
 		return DefaultHoldBytes
@@ -88,6 +131,9 @@ func (o Options) workers() int {
 // input order; a page that fails is an error record, never a missing one.
 // It stops early only when ctx is cancelled or w fails.
 func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summary, error) {
+	if err := opts.Validate(); err != nil {
+		return Summary{}, err
+	}
 	start := time.Now()
 	workers := opts.workers()
 	var err error
@@ -110,7 +156,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		opts.Stages.Render = &rc
 		if opts.SinglePage {
 			// No pass 1 to index the subresources in: a read of its own.
-			if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers); err != nil {
+			if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers, opts.pageLimit()); err != nil {
 				return Summary{}, fmt.Errorf("pipeline: resources: %w", err)
 			}
 		} else if sites, err = learnSites(ctx, paths, opts, res); err != nil {
@@ -170,7 +216,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			}
 			return
 		}
-		readErr = readInputs(paths, feed, nil, workers)
+		readErr = readInputs(paths, feed, nil, workers, opts.pageLimit())
 	}()
 	var wg sync.WaitGroup
 	for range workers {

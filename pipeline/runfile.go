@@ -14,7 +14,9 @@ type FileOptions struct {
 	// Resume continues an interrupted run after the last complete record
 	// of the output (with near-duplicate detection: of its spool, the
 	// records written before the last stage). The result is the bytes an
-	// uninterrupted run writes.
+	// uninterrupted run writes. A run into a file writes its description
+	// beside it (DescSuffix); resume refuses, with ErrResume, a run whose
+	// description is missing or differs.
 	Resume bool
 	// Dedup, when set, runs near-duplicate detection as the last stage.
 	Dedup *DedupOptions
@@ -35,6 +37,20 @@ const SpoolSuffix = ".records.partial"
 func RunFile(ctx context.Context, paths []string, out string, opts Options, fo FileOptions) (Summary, error) {
 	if fo.Resume && out == "-" {
 		return Summary{}, fmt.Errorf("pipeline: resume needs an output file")
+	}
+	if out != "-" {
+		desc, err := Describe(paths, opts, fo.Dedup)
+		if err != nil {
+			return Summary{}, err
+		}
+		if fo.Resume {
+			err = checkDesc(out, desc)
+		} else {
+			err = writeDesc(out, desc)
+		}
+		if err != nil {
+			return Summary{}, err
+		}
 	}
 	if fo.Dedup == nil {
 		return runInto(ctx, paths, out, fo.Stdout, opts, fo.Resume)

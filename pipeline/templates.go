@@ -464,12 +464,12 @@ func learnSites(ctx context.Context, paths []string, opts Options, res *warcReso
 		hold = h
 	}
 	l := NewSiteLearner(ctx, opts, hold)
-	l.source = func(fn func(Input) error) error { return readInputs(paths, fn, nil, opts.workers()) }
+	l.source = func(fn func(Input) error) error { return readInputs(paths, fn, nil, opts.workers(), opts.pageLimit()) }
 	var onResource func(url, path string, offset int64)
 	if res != nil {
 		onResource = res.add
 	}
-	err := readInputs(paths, l.Add, onResource, opts.workers())
+	err := readInputs(paths, l.Add, onResource, opts.workers(), opts.pageLimit())
 	if err != nil {
 		l.stop()
 		return nil, err

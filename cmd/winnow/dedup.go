@@ -166,8 +166,14 @@ func storeWant(changed func(string) bool, method string, k int, threshold float6
 	w := &dedup.StoreOptions{Method: m}
 	switch m {
 	case dedup.MethodSimHash:
+		if k < 0 || k > dedup.MaxK {
+			return nil, fmt.Errorf("--k %d: want 0 to %d", k, dedup.MaxK)
+		}
 		w.K = k
 	case dedup.MethodMinHash:
+		if threshold <= 0 || threshold > 1 {
+			return nil, fmt.Errorf("--threshold %v: want more than 0 and at most 1", threshold)
+		}
 		w.Threshold = threshold
 	}
 	return w, nil

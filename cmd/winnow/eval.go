@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,6 +94,9 @@ func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) 
 	}
 	if f.vs != "" && !slices.Contains(evaluate.Peers, f.vs) {
 		return usagef("--vs %q: want %s", f.vs, strings.Join(evaluate.Peers, " or "))
+	}
+	if err := errors.Join(atLeast("workers", f.workers, 0), atLeast("top", f.top, 0)); err != nil {
+		return err
 	}
 	dir, err := dataDir(f.data)
 	if err != nil {

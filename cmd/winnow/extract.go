@@ -76,6 +76,9 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 			return usagef("--charset: %v", err)
 		}
 	}
+	if err := errors.Join(atLeast("max-page-bytes", f.maxPageBytes, 1), atLeast("timeout", f.timeout, time.Millisecond)); err != nil {
+		return err
+	}
 	rules, err := loadRules(f.rules)
 	if err != nil {
 		return err

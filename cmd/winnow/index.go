@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -134,7 +135,20 @@ func (f *indexFlags) withStore(fn func(*cobra.Command, []string, *dedup.Store) e
 		if err != nil {
 			return usagef("%v", err)
 		}
-		st, err := dedup.OpenStore(f.dir, want)
+		open := dedup.OpenExistingStore
+		if cmd.Name() == "add" {
+			// Only add makes an index, and says so.
+			open = func(dir string, want *dedup.StoreOptions) (*dedup.Store, error) {
+				st, err := dedup.OpenExistingStore(dir, want)
+				if errors.Is(err, dedup.ErrNoStore) {
+					if st, err = dedup.OpenStore(dir, want); err == nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "index %s created (%v)\n", dir, st.Options())
+					}
+				}
+				return st, err
+			}
+		}
+		st, err := open(f.dir, want)
 		if err != nil {
 			return err
 		}

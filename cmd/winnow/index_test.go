@@ -82,15 +82,28 @@ func TestIndexCommand(t *testing.T) {
 	}
 }
 
-// TestDedupWithIndex: a first dedup run fills the index; in a second run a
-// reprint of a page from the first points at it (duplicate_of, redirect)
-// and is not canonical, while a new page stays canonical.
+// TestDedupWithIndex: dedup --index refuses an index that does not exist
+// (a mistyped path); once index add has made it, a first dedup run fills
+// it; in a second run a reprint of a page from the first points at it
+// (duplicate_of, redirect) and is not canonical, while a new page stays
+// canonical.
 func TestDedupWithIndex(t *testing.T) {
 	dir := t.TempDir()
 	idx := filepath.Join(dir, "idx")
 	base := strings.Repeat("The harbour town switched on its first tidal power station after a decade of planning, protests and hearings. ", 4)
 	first := filepath.Join(dir, "first.jsonl")
 	os.WriteFile(first, []byte(`{"url":"https://a.example/1","text":`+quote(base)+`}`+"\n"), 0o644)
+	if _, code := run(t, "dedup", first, "--out", filepath.Join(dir, "o1.jsonl"), "--index", idx); code != 1 {
+		t.Fatalf("a missing index: exit code %d, want 1", code)
+	}
+	if _, err := os.Stat(idx); !os.IsNotExist(err) {
+		t.Fatalf("a refused index was made: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	if _, code := run(t, "index", "add", empty, "--index", idx); code != 0 {
+		t.Fatalf("index add of nothing: exit code %d", code)
+	}
 	if _, code := run(t, "dedup", first, "--out", filepath.Join(dir, "o1.jsonl"), "--index", idx); code != 0 {
 		t.Fatalf("first run: exit code %d", code)
 	}

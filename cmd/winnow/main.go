@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -58,6 +59,14 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
+
+// atLeast refuses a flag value below min (a usage error).
+func atLeast[T int | int64 | time.Duration](flag string, v, min T) error {
+	if v < min {
+		return usagef("--%s %v: want %v or more", flag, v, min)
+	}
+	return nil
+}
 
 // exitCode maps a command's error to the process exit code.
 func exitCode(err error) int {

@@ -152,7 +152,8 @@ func TestEvalJSON(t *testing.T) {
 
 // TestRunResume cuts a finished run's output at several points, as a kill
 // would leave it (whole records, then part of one), and checks that
-// --resume completes it to the same bytes.
+// --resume completes it to the same bytes; the run's description
+// (full.jsonl.run.json) is what the killed run would have left.
 func TestRunResume(t *testing.T) {
 	data := shareddata.Require(t)
 	inputs := []string{filepath.Join(data, "warc", "resiliparse", "warcfile.warc.gz"), filepath.Join(data, "warc", "pywb", "iana.warc.gz"), "../../fixtures/pages"}
@@ -172,6 +173,8 @@ func TestRunResume(t *testing.T) {
 		if err := os.WriteFile(part, []byte(cut), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		desc, _ := os.ReadFile(full + ".run.json")
+		os.WriteFile(part+".run.json", desc, 0o644)
 		if _, code := run(t, append([]string{"run", "--out", part, "--resume"}, inputs...)...); code != 0 {
 			t.Fatalf("resume after %d records: exit code %d", k, code)
 		}

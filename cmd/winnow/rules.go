@@ -144,6 +144,9 @@ median content length, against which a page's content is judged broken.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := atLeast("pages-per-site", perSite, 1); err != nil {
+				return err
+			}
 			if out == "" {
 				return usagef("rules suggest: --out is required")
 			}

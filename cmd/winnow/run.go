@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
@@ -160,9 +159,6 @@ func (f runFlags) check() (*pipeline.DedupOptions, error) {
 	if f.out == "" {
 		return nil, usagef("run: --out is required")
 	}
-	if !slices.Contains(infholder.Signatures, infholder.Signature(f.signature)) {
-		return nil, usagef("run: --template-signature %q: want content, tags, tags+size or tags+kind", f.signature)
-	}
 	var dopts *pipeline.DedupOptions
 	if f.dedup {
 		d, err := f.dedupFlags.options()
@@ -174,17 +170,30 @@ func (f runFlags) check() (*pipeline.DedupOptions, error) {
 	if f.resume && f.out == "-" {
 		return nil, usagef("run: --resume needs --out FILE")
 	}
+	if f.maxPageBytes < 1 {
+		return nil, usagef("run: --max-page-bytes %d: want 1 or more", f.maxPageBytes)
+	}
+	if err := f.baseOptions().Validate(); err != nil {
+		return nil, usagef("run: %v", err)
+	}
 	return dopts, nil
 }
 
 // options are the run's options from the flags, with the rules loaded.
 func (f runFlags) options() (pipeline.Options, error) {
 	rules, err := loadRules(f.rules)
+	opts := f.baseOptions()
+	opts.Stages.Rules = rules
+	return opts, err
+}
+
+// baseOptions are the run's options from the flags, before any file is
+// read.
+func (f runFlags) baseOptions() pipeline.Options {
 	return pipeline.Options{
 		Workers: f.workers,
 		Stages: pipeline.Stages{
 			Extract:  extract.Options{MaxPageBytes: f.maxPageBytes},
-			Rules:    rules,
 			Template: infholder.Options{Signature: infholder.Signature(f.signature)},
 		},
 		Record:          pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
@@ -192,7 +201,7 @@ func (f runFlags) options() (pipeline.Options, error) {
 		TemplatesDir:    f.templates,
 		SamplesPerGroup: f.samples,
 		HoldBytes:       f.holdBytes,
-	}, err
+	}
 }
 
 // spoolInputs checks that every input exists and replaces "-" with a

@@ -35,6 +35,53 @@ func Scan(r io.Reader, name string, fn func(line int, b []byte) error) error {
 	return nil
 }
 
+// ScanLimit is Scan with a bound on a line: a line longer than limit
+// bytes (after trimming, counted as read) is not kept: fn gets its number
+// and a nil b with long set, and reading goes on at the next line, so
+// memory stays within limit whatever the input. limit <= 0 means MaxLine.
+func ScanLimit(r io.Reader, name string, limit int, fn func(line int, b []byte, long bool) error) error {
+	if limit <= 0 {
+		limit = MaxLine
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	var buf []byte
+	for line := 1; ; line++ {
+		buf = buf[:0]
+		long := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			if !long {
+				if len(buf)+len(chunk) > limit+1 { // +1: the line break
+					long, buf = true, buf[:0]
+				} else {
+					buf = append(buf, chunk...)
+				}
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		switch b := bytes.TrimSpace(buf); {
+		case long:
+			if ferr := fn(line, nil, true); ferr != nil {
+				return ferr
+			}
+		case len(b) > 0:
+			if ferr := fn(line, b, false); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
 // ReadFile decodes every non-empty line of a JSONL file into a new T.
 func ReadFile[T any](path string) ([]T, error) {
 	f, err := os.Open(path)

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -22,5 +23,26 @@ func TestScan(t *testing.T) {
 	}
 	if err := Scan(strings.NewReader(strings.Repeat("x", MaxLine+1)), "c.jsonl", func(int, []byte) error { return nil }); err == nil || !strings.HasPrefix(err.Error(), "c.jsonl: ") {
 		t.Errorf("a line over MaxLine: err %v", err)
+	}
+}
+
+// TestScanLimit: a line over the limit is reported without its bytes and
+// the lines after it are read; a last line without a line break counts.
+func TestScanLimit(t *testing.T) {
+	long := strings.Repeat("x", 200000)
+	in := "{\"a\":1}\n\n" + `{"b":"` + long + "\"}\n  {\"c\":3}  \n{\"d\":4}"
+	type got struct {
+		line int
+		b    string
+		long bool
+	}
+	var out []got
+	err := ScanLimit(strings.NewReader(in), "in", 1000, func(line int, b []byte, long bool) error {
+		out = append(out, got{line, string(b), long})
+		return nil
+	})
+	want := []got{{1, `{"a":1}`, false}, {3, "", true}, {4, `{"c":3}`, false}, {5, `{"d":4}`, false}}
+	if err != nil || !reflect.DeepEqual(out, want) {
+		t.Fatalf("got %v, %v; want %v", out, err, want)
 	}
 }
