@@ -16,6 +16,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/internal/version"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
@@ -101,8 +102,9 @@ func (o Options) holdBytes() int64 {
 	return o.HoldBytes
 }
 
-// Summary counts what a run did.
+// Summary counts what a run did, and which winnow did it.
 type Summary struct {
+	Version string         `json:"version"`
 	Read    int            `json:"read"`
 	Written int            `json:"written"`
 	OK      int            `json:"ok"`
@@ -231,7 +233,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	sum := Summary{Kinds: map[string]int{}}
+	sum := Summary{Version: version.String(), Kinds: map[string]int{}}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	pending := map[int]result{}
 	next := opts.Skip
@@ -307,7 +309,7 @@ func WriteSummary(w io.Writer, s Summary) error {
 
 // Describe formats the summary for a person.
 func (s Summary) Describe() string {
-	out := fmt.Sprintf("%d records: %d ok, %d errors, %d skipped in %.1fs", s.Written, s.OK, s.Errors, s.Skipped, s.Seconds)
+	out := fmt.Sprintf("%d records: %d ok, %d errors, %d skipped in %.1fs (%s)", s.Written, s.OK, s.Errors, s.Skipped, s.Seconds, s.Version)
 	keys := make([]string, 0, len(s.Kinds))
 	for k := range s.Kinds {
 		keys = append(keys, k)
