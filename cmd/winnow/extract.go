@@ -43,7 +43,8 @@ cap and a size cap), a file (.gz is decompressed) or - for standard input.
 
 Formats: text (blocks separated by blank lines), markdown, json (the record
 with every block, its label and reasons), html (a debug page that colours
-each block by its label; hover for the reasons).`,
+each block by its label, with the reason that decided it in the margin,
+a legend of the reasons, and every reason on hover).`,
 		Example: `  winnow extract page.html
   winnow extract https://example.org/ --format markdown
   winnow extract page.html.gz --format html > debug.html`,
