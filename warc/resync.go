@@ -286,7 +286,11 @@ func (r *Reader) skipLarge(start, n int64) error {
 		} else {
 			lineStart := len(window) == 0 // the block starts a line
 			window = append(window, chunk...)
-			if i := findStart(window, lineStart, nil); i >= 0 {
+			var next []byte // what follows the block, for a version line it cuts
+			if left == 0 && err == nil {
+				next, _ = r.body.Peek(startLookahead)
+			}
+			if i := findStart(window, lineStart, next); i >= 0 {
 				hold = append([]byte(nil), window[i:]...)
 			}
 			window = append(window[:0], window[max(0, len(window)-carry):]...)

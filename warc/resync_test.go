@@ -175,6 +175,7 @@ func TestResync(t *testing.T) {
 		{name: "over the limit", parts: []part{page(0, 0), record("WARC/1.0", "big", big, 0), page(2, 0)}, maxBytes: 1000, want: goodBut(3, 1, ErrTooLarge)},
 		{name: "over the limit by a wrong length", parts: pages(16, 4, 5000), maxBytes: 1000, want: goodBut(16, 4, ErrMalformed)},
 		{name: "over the limit by a length past the end", parts: pages(3, 1, 1<<40), maxBytes: 1000, want: goodBut(3, 1, ErrMalformed)},
+		{name: "over the limit, ending inside the next version line", parts: pages(3, 1, 8), maxBytes: int64(len(page(1, 0).block) + 7), want: goodBut(3, 1, ErrMalformed)},
 		{name: "over the limit, the rest over it too", parts: pages(200, 0, 1<<40), maxBytes: 400, want: goodBut(200, 0, ErrTooLarge), gzWant: goodBut(200, 0, ErrMalformed)},
 	} {
 		for _, gzipped := range []bool{false, true} {
