@@ -334,3 +334,35 @@ func TestRobustBigInputs(t *testing.T) {
 	}
 	t.Logf("peak RSS %d MB", c.maxRSSMB)
 }
+
+// TestRobustWARCLength: a WARC record whose Content-Length runs past the
+// next record costs that record only: 16 records in, 15 pages and one
+// error record (with its offset) out, and the summary adds up.
+func TestRobustWARCLength(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	var starts []int
+	for i := range 16 {
+		starts = append(starts, buf.Len())
+		page := fmt.Sprintf("<html><body><p>Page %d of the crawl, with a sentence of its own.</p></body></html>", i)
+		synth.WriteRecord(&buf, fmt.Sprintf("http://site.example/p/%d", i), "text/html", []byte(page))
+	}
+	b := buf.Bytes()
+	// Record 5 claims 500 bytes more than it has.
+	head := b[starts[4]:starts[5]]
+	i := bytes.Index(head, []byte("Content-Length: "))
+	j := bytes.IndexByte(head[i:], '\r')
+	var n int
+	fmt.Sscanf(string(head[i+len("Content-Length: "):i+j]), "%d", &n)
+	fixed := append(append(append([]byte{}, b[:starts[4]+i]...), fmt.Sprintf("Content-Length: %d", n+500)...), b[starts[4]+i+j:]...)
+	in := filepath.Join(dir, "crawl.warc")
+	os.WriteFile(in, fixed, 0o644)
+	out, sum := filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "sum.json")
+	if c := runChild(t, time.Minute, nil, "run", in, "--out", out, "--summary", sum); c.code != 0 {
+		t.Fatalf("exit %d: %s", c.code, c.stderr)
+	}
+	recs, s := checkRun(t, out, sum, 16)
+	if s.OK != 15 || s.Errors != 1 || recs[4]["status"] != "error" || !strings.HasSuffix(recs[4]["source"].(string), fmt.Sprintf("@%d", starts[4])) {
+		t.Errorf("summary %+v; record 5: %v", s, recs[4])
+	}
+}
