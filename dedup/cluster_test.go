@@ -71,22 +71,24 @@ func TestNoChaining(t *testing.T) {
 	docs := []Doc{docOf(n, "a", strings.Join(a, " ")), docOf(n, "b", strings.Join(b, " ")), docOf(n, "c", strings.Join(c, " "))}
 	docs[0].Score, docs[1].Score, docs[2].Score = 3, 2, 1
 	for _, m := range []Method{MethodSimHash, MethodMinHash} {
-		res, err := Cluster(docs, Config{Method: m, K: 8, Threshold: 0.75})
-		if err != nil {
-			t.Fatal(err)
-		}
-		jab, jac := Jaccard(docs[0].Features, docs[1].Features), Jaccard(docs[0].Features, docs[2].Features)
-		if jab < 0.75 || jac >= 0.75 {
-			t.Fatalf("bad fixture: J(a,b)=%.2f J(a,c)=%.2f", jab, jac)
-		}
-		if res.Centre[2] == 0 {
-			t.Errorf("method %d: c joined a's cluster through b", m)
-		}
-		for i, c := range res.Centre {
-			if c != i && Jaccard(docs[i].Features, docs[c].Features) < 0.75 {
-				t.Errorf("member %d is not within the threshold of its centre %d", i, c)
+		t.Run(m.String(), func(t *testing.T) {
+			res, err := Cluster(docs, Config{Method: m, K: 8, Threshold: 0.75})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			jab, jac := Jaccard(docs[0].Features, docs[1].Features), Jaccard(docs[0].Features, docs[2].Features)
+			if jab < 0.75 || jac >= 0.75 {
+				t.Fatalf("bad fixture: J(a,b)=%.2f J(a,c)=%.2f", jab, jac)
+			}
+			if res.Centre[2] == 0 {
+				t.Errorf("method %d: c joined a's cluster through b", m)
+			}
+			for i, c := range res.Centre {
+				if c != i && Jaccard(docs[i].Features, docs[c].Features) < 0.75 {
+					t.Errorf("member %d is not within the threshold of its centre %d", i, c)
+				}
+			}
+		})
 	}
 }
 
@@ -173,20 +175,23 @@ func TestPruningAndIDF(t *testing.T) {
 		{URL: "c", TextLen: 100, Lang: "cjk", Features: n.Features(long)},
 	}
 	for _, tc := range []struct {
+		name string
 		cfg  Config
 		want int
 	}{
-		{Config{Method: MethodMinHash}, 3},
-		{Config{Method: MethodMinHash, LengthRatio: 1.25}, 1},
-		{Config{Method: MethodMinHash, SameLang: true}, 1},
+		{"no-pruning", Config{Method: MethodMinHash}, 3},
+		{"length-ratio", Config{Method: MethodMinHash, LengthRatio: 1.25}, 1},
+		{"same-lang", Config{Method: MethodMinHash, SameLang: true}, 1},
 	} {
-		pairs, st, err := FindPairs(docs, tc.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(pairs) != tc.want || st.Pruned != 3-tc.want {
-			t.Errorf("%+v: %d pairs, %d pruned", tc.cfg, len(pairs), st.Pruned)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			pairs, st, err := FindPairs(docs, tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pairs) != tc.want || st.Pruned != 3-tc.want {
+				t.Errorf("%+v: %d pairs, %d pruned", tc.cfg, len(pairs), st.Pruned)
+			}
+		})
 	}
 	idf := NewIDF([][]Feature{docs[0].Features, n.Features("tide only here")})
 	w := idf.Apply(docs[0].Features)

@@ -8,27 +8,30 @@ import (
 
 func TestSentences(t *testing.T) {
 	for _, c := range []struct {
+		name string
 		text string
 		want []string
 	}{
-		{"The cat sat. The dog ran! Did it? Yes.", []string{"The cat sat.", "The dog ran!", "Did it?", "Yes."}},
-		{"Mr. Smith met Dr. Jones at 5 p.m. on Friday. They talked.", []string{"Mr. Smith met Dr. Jones at 5 p.m. on Friday.", "They talked."}},
-		{"J. R. R. Tolkien wrote it. It sold.", []string{"J. R. R. Tolkien wrote it.", "It sold."}},
-		{"Pi is 3.14 and e.g. this stays. Next one.", []string{"Pi is 3.14 and e.g. this stays.", "Next one."}},
-		{"He said \"Stop.\" Then he left.", []string{"He said \"Stop.\"", "Then he left."}},
-		{"Wait... What happened?! Nothing.", []string{"Wait...", "What happened?!", "Nothing."}},
-		{"А. С. Пушкин родился в Москве. Это было в 1799 г. в мае.", []string{"А. С. Пушкин родился в Москве.", "Это было в 1799 г. в мае."}},
-		{"Дом на ул. Ленина, т. е. в центре. Цена 5 млн. рублей. Всё.", []string{"Дом на ул. Ленина, т. е. в центре.", "Цена 5 млн. рублей.", "Всё."}},
-		{"Заголовок без точки\n\nПервый абзац. Второе предложение.", []string{"Заголовок без точки", "Первый абзац.", "Второе предложение."}},
-		{"今天天气很好。我们去公园！你呢？", []string{"今天天气很好。", "我们去公园！", "你呢？"}},
-		{"Visit www.example.com today. Thanks.", []string{"Visit www.example.com today.", "Thanks."}},
-		{"cell one\tcell two\nrow two", []string{"cell one\tcell two", "row two"}},
-		{"", nil},
-		{"  \n \n", nil},
+		{"english", "The cat sat. The dog ran! Did it? Yes.", []string{"The cat sat.", "The dog ran!", "Did it?", "Yes."}},
+		{"titles", "Mr. Smith met Dr. Jones at 5 p.m. on Friday. They talked.", []string{"Mr. Smith met Dr. Jones at 5 p.m. on Friday.", "They talked."}},
+		{"initials", "J. R. R. Tolkien wrote it. It sold.", []string{"J. R. R. Tolkien wrote it.", "It sold."}},
+		{"decimal-and-eg", "Pi is 3.14 and e.g. this stays. Next one.", []string{"Pi is 3.14 and e.g. this stays.", "Next one."}},
+		{"quoted", "He said \"Stop.\" Then he left.", []string{"He said \"Stop.\"", "Then he left."}},
+		{"ellipsis", "Wait... What happened?! Nothing.", []string{"Wait...", "What happened?!", "Nothing."}},
+		{"russian-initials", "А. С. Пушкин родился в Москве. Это было в 1799 г. в мае.", []string{"А. С. Пушкин родился в Москве.", "Это было в 1799 г. в мае."}},
+		{"russian-abbreviations", "Дом на ул. Ленина, т. е. в центре. Цена 5 млн. рублей. Всё.", []string{"Дом на ул. Ленина, т. е. в центре.", "Цена 5 млн. рублей.", "Всё."}},
+		{"heading", "Заголовок без точки\n\nПервый абзац. Второе предложение.", []string{"Заголовок без точки", "Первый абзац.", "Второе предложение."}},
+		{"chinese", "今天天气很好。我们去公园！你呢？", []string{"今天天气很好。", "我们去公园！", "你呢？"}},
+		{"domain", "Visit www.example.com today. Thanks.", []string{"Visit www.example.com today.", "Thanks."}},
+		{"tab", "cell one\tcell two\nrow two", []string{"cell one\tcell two", "row two"}},
+		{"empty", "", nil},
+		{"blank", "  \n \n", nil},
 	} {
-		if got := Sentences(c.text); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("Sentences(%q)\n got %q\nwant %q", c.text, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := Sentences(c.text); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Sentences(%q)\n got %q\nwant %q", c.text, got, c.want)
+			}
+		})
 	}
 }
 

@@ -49,18 +49,20 @@ func TestSignatures(t *testing.T) {
 		{"longsent", func(i int) (uint64, bool) { return SignLongSent(sents[i], 3) }, true},
 		{"heavysent", func(i int) (uint64, bool) { return SignHeavySent(sents[i], st, 3) }, true},
 	} {
-		a, okA := c.sign(0)
-		b, okB := c.sign(1)
-		x, okC := c.sign(2)
-		if !okA || !okB || !okC {
-			t.Fatalf("%s: no signature", c.name)
-		}
-		if (a == b) != c.abEq {
-			t.Errorf("%s: reprint equal = %v, want %v", c.name, a == b, c.abEq)
-		}
-		if a == x {
-			t.Errorf("%s: a different text has the same signature", c.name)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			a, okA := c.sign(0)
+			b, okB := c.sign(1)
+			x, okC := c.sign(2)
+			if !okA || !okB || !okC {
+				t.Fatalf("%s: no signature", c.name)
+			}
+			if (a == b) != c.abEq {
+				t.Errorf("%s: reprint equal = %v, want %v", c.name, a == b, c.abEq)
+			}
+			if a == x {
+				t.Errorf("%s: a different text has the same signature", c.name)
+			}
+		})
 	}
 	// TF*IDF looks at the set of terms only: reordered paragraphs keep it.
 	paras := strings.Split(sigDocA, "\n\n")

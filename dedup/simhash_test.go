@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -43,34 +44,36 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 		}
 	}
 	for k := 0; k <= MaxK; k++ {
-		layout, err := PlanLayout(k, len(fps), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ix := NewIndex(fps, layout)
-		for q := 0; q < len(fps); q += 7 {
-			var got, want []int
-			ix.Query(fps[q], func(id, d int) {
-				if d != bits.OnesCount64(fps[id]^fps[q]) {
-					t.Fatalf("wrong distance")
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			layout, err := PlanLayout(k, len(fps), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix := NewIndex(fps, layout)
+			for q := 0; q < len(fps); q += 7 {
+				var got, want []int
+				ix.Query(fps[q], func(id, d int) {
+					if d != bits.OnesCount64(fps[id]^fps[q]) {
+						t.Fatalf("wrong distance")
+					}
+					got = append(got, id)
+				})
+				for id, fp := range fps {
+					if bits.OnesCount64(fp^fps[q]) <= k {
+						want = append(want, id)
+					}
 				}
-				got = append(got, id)
-			})
-			for id, fp := range fps {
-				if bits.OnesCount64(fp^fps[q]) <= k {
-					want = append(want, id)
+				sort.Ints(got)
+				if len(got) != len(want) {
+					t.Fatalf("k=%d %v: query %d found %d, want %d", k, layout, q, len(got), len(want))
+				}
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("k=%d: ids differ", k)
+					}
 				}
 			}
-			sort.Ints(got)
-			if len(got) != len(want) {
-				t.Fatalf("k=%d %v: query %d found %d, want %d", k, layout, q, len(got), len(want))
-			}
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("k=%d: ids differ", k)
-				}
-			}
-		}
+		})
 	}
 }
 
@@ -105,15 +108,25 @@ func TestFingerprintMatchesSimHash(t *testing.T) {
 		b, _ := os.ReadFile(f)
 		texts = append(texts, string(b))
 	}
-	for _, o := range []Options{{}, {Shingles: []int{3, 5}}, {Spaces: RemoveSpaces}} {
-		n := mustNormalizer(t, o)
-		for _, text := range texts {
-			want, wok := SimHash(n.Features(text))
-			got, gok := n.Fingerprint(text)
-			if got != want || gok != wok {
-				t.Fatalf("%+v %q: Fingerprint %x, SimHash %x", o, text[:min(30, len(text))], got, want)
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{
+		{"default", Options{}},
+		{"shingles-3-5", Options{Shingles: []int{3, 5}}},
+		{"remove-spaces", Options{Spaces: RemoveSpaces}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := c.o
+			n := mustNormalizer(t, o)
+			for _, text := range texts {
+				want, wok := SimHash(n.Features(text))
+				got, gok := n.Fingerprint(text)
+				if got != want || gok != wok {
+					t.Fatalf("%+v %q: Fingerprint %x, SimHash %x", o, text[:min(30, len(text))], got, want)
+				}
 			}
-		}
+		})
 	}
 }
 
