@@ -49,16 +49,18 @@ func TestGeneratedCollection(t *testing.T) {
 		{0.8, 0.97, dedup.Config{Method: dedup.MethodMinHash, Threshold: 0.8}},
 		{0.9, 0.95, dedup.Config{Method: dedup.MethodSimHash, K: 8, Threshold: 0.9}},
 	} {
-		gold := ExhaustivePairs(feats, tc.level)
-		scores, err := RunDedup(docs, gold, []DedupMethod{{Name: tc.method.Method.String(), Config: tc.method}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := scores[tc.method.Method.String()]
-		t.Logf("%s at J>=%.1f: %d gold pairs, P %.3f R %.3f, URL P %.3f R %.3f", tc.method.Method, tc.level, len(gold), s.Precision, s.Recall, s.URLPrecision, s.URLRecall)
-		if len(gold) < 30 || s.Recall < tc.recall || s.Precision < 0.99 {
-			t.Errorf("%s at J>=%.1f: recall %.3f (want >= %.2f), precision %.3f", tc.method.Method, tc.level, s.Recall, tc.recall, s.Precision)
-		}
+		t.Run(tc.method.Method.String(), func(t *testing.T) {
+			gold := ExhaustivePairs(feats, tc.level)
+			scores, err := RunDedup(docs, gold, []DedupMethod{{Name: tc.method.Method.String(), Config: tc.method}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := scores[tc.method.Method.String()]
+			t.Logf("%s at J>=%.1f: %d gold pairs, P %.3f R %.3f, URL P %.3f R %.3f", tc.method.Method, tc.level, len(gold), s.Precision, s.Recall, s.URLPrecision, s.URLRecall)
+			if len(gold) < 30 || s.Recall < tc.recall || s.Precision < 0.99 {
+				t.Errorf("%s at J>=%.1f: recall %.3f (want >= %.2f), precision %.3f", tc.method.Method, tc.level, s.Recall, tc.recall, s.Precision)
+			}
+		})
 	}
 }
 

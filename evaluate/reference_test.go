@@ -37,51 +37,53 @@ type refScore struct {
 func TestScorerReproducesReference(t *testing.T) {
 	data := shareddata.Require(t)
 	for _, set := range ExtractDatasets {
-		ds, err := LoadExtract(data, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byID := map[string]*Page{}
-		for i := range ds.Pages {
-			byID[ds.Pages[i].ID] = &ds.Pages[i]
-		}
-		for _, tool := range []string{"go-trafilatura", "go-readability"} {
-			t.Run(set+"/"+tool, func(t *testing.T) {
-				base := filepath.Join(data, "reference", set+"."+tool)
-				texts, err := jsonl.ReadFile[refText](base + ".jsonl")
-				if err != nil {
-					t.Fatal(err)
-				}
-				scores, err := jsonl.ReadFile[refScore](base + ".scores.jsonl")
-				if err != nil {
-					t.Fatal(err)
-				}
-				out := map[string]string{}
-				for _, r := range texts {
-					out[r.ID] = r.Text
-				}
-				if len(scores) != len(ds.Pages) {
-					t.Fatalf("%d reference scores for %d pages", len(scores), len(ds.Pages))
-				}
-				bad := 0
-				for _, want := range scores {
-					p := byID[want.ID]
-					if p == nil {
-						t.Fatalf("reference page %q not in the dataset", want.ID)
+		t.Run(set, func(t *testing.T) {
+			ds, err := LoadExtract(data, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[string]*Page{}
+			for i := range ds.Pages {
+				byID[ds.Pages[i].ID] = &ds.Pages[i]
+			}
+			for _, tool := range []string{"go-trafilatura", "go-readability"} {
+				t.Run(tool, func(t *testing.T) {
+					base := filepath.Join(data, "reference", set+"."+tool)
+					texts, err := jsonl.ReadFile[refText](base + ".jsonl")
+					if err != nil {
+						t.Fatal(err)
 					}
-					got := ScorePage(ds.Metric, p, out[want.ID])
-					if msg := compareRef(ds.Metric, got, want); msg != "" {
-						bad++
-						if bad <= 5 {
-							t.Errorf("%s: %s", want.ID, msg)
+					scores, err := jsonl.ReadFile[refScore](base + ".scores.jsonl")
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := map[string]string{}
+					for _, r := range texts {
+						out[r.ID] = r.Text
+					}
+					if len(scores) != len(ds.Pages) {
+						t.Fatalf("%d reference scores for %d pages", len(scores), len(ds.Pages))
+					}
+					bad := 0
+					for _, want := range scores {
+						p := byID[want.ID]
+						if p == nil {
+							t.Fatalf("reference page %q not in the dataset", want.ID)
+						}
+						got := ScorePage(ds.Metric, p, out[want.ID])
+						if msg := compareRef(ds.Metric, got, want); msg != "" {
+							bad++
+							if bad <= 5 {
+								t.Errorf("%s: %s", want.ID, msg)
+							}
 						}
 					}
-				}
-				if bad > 0 {
-					t.Errorf("%d of %d pages differ from the reference scores", bad, len(scores))
-				}
-			})
-		}
+					if bad > 0 {
+						t.Errorf("%d of %d pages differ from the reference scores", bad, len(scores))
+					}
+				})
+			}
+		})
 	}
 }
 

@@ -44,50 +44,54 @@ func TestSWDEHardNegatives(t *testing.T) {
 	norm, _ := dedup.NewNormalizer(dedup.Options{})
 	simNorm, _ := dedup.NewNormalizer(dedup.Options{Shingles: []int{1, 2}})
 	for _, site := range []string{"booksamillion", "christianbook"} {
-		title := swdeAttr(t, dir, site, "title")
-		var docs []dedup.Doc
-		var ids []string
-		for i := range 500 {
-			id := fmt.Sprintf("%04d", i)
-			raw, err := gz.ReadFile(filepath.Join(dir, site, id+".htm.gz"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The first line is <base href="ORIGINAL_URL"/> (after a BOM).
-			u := ""
-			if first, rest, ok := strings.Cut(strings.TrimPrefix(string(raw), "\ufeff"), "\n"); ok && strings.HasPrefix(first, "<base href=") {
-				u = strings.Trim(strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(first, "<base href=")), "/>"), `"' `)
-				raw = []byte(rest)
-			}
-			pu, _ := url.Parse(u)
-			p, err := extract.Extract(raw, extract.Options{URL: pu})
-			if err != nil {
-				t.Fatalf("%s/%s: %v", site, id, err)
-			}
-			text := p.Text()
-			d := dedup.Doc{URL: u, TextLen: len(text), Features: norm.Features(text)}
-			d.Fingerprint, d.HasFingerprint = simNorm.Fingerprint(text)
-			docs = append(docs, d)
-			ids = append(ids, id)
-		}
-		for _, cfg := range []dedup.Config{
-			{Method: dedup.MethodMinHash, Threshold: 0.8},
-			{Method: dedup.MethodSimHash, K: 6, Threshold: 0.8},
-		} {
-			res, err := dedup.Cluster(docs, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bad := 0
-			for i, c := range res.Centre {
-				if c != i && title[ids[i]] != title[ids[c]] {
-					bad++
-					if bad <= 3 {
-						t.Errorf("%s %v: page %s (%q) joined %s (%q), Jaccard %.2f", site, cfg.Method, ids[i], title[ids[i]], ids[c], title[ids[c]], dedup.Jaccard(docs[i].Features, docs[c].Features))
-					}
+		t.Run(site, func(t *testing.T) {
+			title := swdeAttr(t, dir, site, "title")
+			var docs []dedup.Doc
+			var ids []string
+			for i := range 500 {
+				id := fmt.Sprintf("%04d", i)
+				raw, err := gz.ReadFile(filepath.Join(dir, site, id+".htm.gz"))
+				if err != nil {
+					t.Fatal(err)
 				}
+				// The first line is <base href="ORIGINAL_URL"/> (after a BOM).
+				u := ""
+				if first, rest, ok := strings.Cut(strings.TrimPrefix(string(raw), "\ufeff"), "\n"); ok && strings.HasPrefix(first, "<base href=") {
+					u = strings.Trim(strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(first, "<base href=")), "/>"), `"' `)
+					raw = []byte(rest)
+				}
+				pu, _ := url.Parse(u)
+				p, err := extract.Extract(raw, extract.Options{URL: pu})
+				if err != nil {
+					t.Fatalf("%s/%s: %v", site, id, err)
+				}
+				text := p.Text()
+				d := dedup.Doc{URL: u, TextLen: len(text), Features: norm.Features(text)}
+				d.Fingerprint, d.HasFingerprint = simNorm.Fingerprint(text)
+				docs = append(docs, d)
+				ids = append(ids, id)
 			}
-			t.Logf("%s %v: %d clusters of 500 pages, %d joined a different book", site, cfg.Method, res.Clusters, bad)
-		}
+			for _, cfg := range []dedup.Config{
+				{Method: dedup.MethodMinHash, Threshold: 0.8},
+				{Method: dedup.MethodSimHash, K: 6, Threshold: 0.8},
+			} {
+				t.Run(cfg.Method.String(), func(t *testing.T) {
+					res, err := dedup.Cluster(docs, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					bad := 0
+					for i, c := range res.Centre {
+						if c != i && title[ids[i]] != title[ids[c]] {
+							bad++
+							if bad <= 3 {
+								t.Errorf("%s %v: page %s (%q) joined %s (%q), Jaccard %.2f", site, cfg.Method, ids[i], title[ids[i]], ids[c], title[ids[c]], dedup.Jaccard(docs[i].Features, docs[c].Features))
+							}
+						}
+					}
+					t.Logf("%s %v: %d clusters of 500 pages, %d joined a different book", site, cfg.Method, res.Clusters, bad)
+				})
+			}
+		})
 	}
 }
