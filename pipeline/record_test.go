@@ -85,15 +85,18 @@ func TestPageURL(t *testing.T) {
 // calls it plain text).
 func TestIsHTMLByteOrderMark(t *testing.T) {
 	for _, c := range []struct {
+		name string
 		body string
 		want bool
 	}{
-		{"\xef\xbb\xbf<base href=\"http://a.example/\"/>\n<!DOCTYPE html><html><body><p>x</p></body></html>", true},
-		{"\xef\xbb\xbfplain words, no markup", false},
-		{"<!DOCTYPE html><html></html>", true},
+		{"bom-page", "\xef\xbb\xbf<base href=\"http://a.example/\"/>\n<!DOCTYPE html><html><body><p>x</p></body></html>", true},
+		{"bom-plain-text", "\xef\xbb\xbfplain words, no markup", false},
+		{"page", "<!DOCTYPE html><html></html>", true},
 	} {
-		if got := isHTML("", []byte(c.body)); got != c.want {
-			t.Errorf("isHTML(%.30q) = %v", c.body, got)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := isHTML("", []byte(c.body)); got != c.want {
+				t.Errorf("isHTML(%.30q) = %v", c.body, got)
+			}
+		})
 	}
 }

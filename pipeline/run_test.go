@@ -133,35 +133,41 @@ func TestRunFolder(t *testing.T) {
 // in pass 1 and removes template words in pass 2, and --single-page does not.
 func TestRunTemplates(t *testing.T) {
 	path := filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz")
-	for _, single := range []bool{false, true} {
-		var out bytes.Buffer
-		if _, err := Run(context.Background(), []string{path}, &out, Options{Workers: 2, SinglePage: single}); err != nil {
-			t.Fatal(err)
-		}
-		templated, grouped := 0, 0
-		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-			var r struct {
-				Status  string
-				Group   string
-				Removed map[string]int
+	for _, c := range []struct {
+		name   string
+		single bool
+	}{{"template", false}, {"single-page", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			single := c.single
+			var out bytes.Buffer
+			if _, err := Run(context.Background(), []string{path}, &out, Options{Workers: 2, SinglePage: single}); err != nil {
+				t.Fatal(err)
 			}
-			json.Unmarshal([]byte(line), &r)
-			if r.Status != "ok" {
-				continue
+			templated, grouped := 0, 0
+			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				var r struct {
+					Status  string
+					Group   string
+					Removed map[string]int
+				}
+				json.Unmarshal([]byte(line), &r)
+				if r.Status != "ok" {
+					continue
+				}
+				if r.Group != "" {
+					grouped++
+				}
+				if r.Removed["template"] > 0 {
+					templated++
+				}
 			}
-			if r.Group != "" {
-				grouped++
+			if single && (templated != 0 || grouped != 0) {
+				t.Errorf("single-page run used templates: %d pages", templated)
 			}
-			if r.Removed["template"] > 0 {
-				templated++
+			if !single && (templated < 12 || grouped != 16) {
+				t.Errorf("template run: %d of 16 pages had template words removed, %d grouped", templated, grouped)
 			}
-		}
-		if single && (templated != 0 || grouped != 0) {
-			t.Errorf("single-page run used templates: %d pages", templated)
-		}
-		if !single && (templated < 12 || grouped != 16) {
-			t.Errorf("template run: %d of 16 pages had template words removed, %d grouped", templated, grouped)
-		}
+		})
 	}
 }
 
@@ -380,23 +386,38 @@ func TestRunHoldOrRead(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "long.html.gz"), page.Bytes(), 0o644)
 	paths := []string{filepath.Join(shareddata.Require(t), "warc", "pywb", "iana.warc.gz"), "../fixtures/pages", dir}
 	for _, c := range []struct {
+		name  string
 		paths []string
 		hold  int64
 		held  bool
-	}{{paths, 0, true}, {paths, 200 << 10, false}, {[]string{dir}, 100 << 10, false}, {[]string{dir}, 0, true}, {paths, -1, false}} {
-		st, err := learnSites(context.Background(), c.paths, Options{Workers: 2, HoldBytes: c.hold}, nil)
-		if err != nil || (st.held != nil) != c.held || (c.held && len(st.held) != len(st.groups)) {
-			t.Fatalf("HoldBytes %d: held %d inputs of %d, err %v", c.hold, len(st.held), len(st.groups), err)
-		}
+	}{
+		{"learn-all-default", paths, 0, true},
+		{"learn-all-200KiB", paths, 200 << 10, false},
+		{"learn-dir-100KiB", []string{dir}, 100 << 10, false},
+		{"learn-dir-default", []string{dir}, 0, true},
+		{"learn-all-none", paths, -1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := learnSites(context.Background(), c.paths, Options{Workers: 2, HoldBytes: c.hold}, nil)
+			if err != nil || (st.held != nil) != c.held || (c.held && len(st.held) != len(st.groups)) {
+				t.Fatalf("HoldBytes %d: held %d inputs of %d, err %v", c.hold, len(st.held), len(st.groups), err)
+			}
+		})
 	}
 	if got := inputBytes([]string{dir}); got != int64(len(short)+gzipRatio*page.Len()) || got > 100<<10 {
 		t.Fatalf("inputBytes = %d for a %d-byte gzip", got, page.Len())
 	}
 	_, want, _ := runRecordsWith(t, paths, Options{Workers: 2})
-	for _, hold := range []int64{-1, 200 << 10} {
-		if _, got, _ := runRecordsWith(t, paths, Options{Workers: 2, HoldBytes: hold}); !bytes.Equal(got, want) {
-			t.Errorf("HoldBytes %d: the output differs", hold)
-		}
+	for _, c := range []struct {
+		name string
+		hold int64
+	}{{"output-all-none", -1}, {"output-all-200KiB", 200 << 10}} {
+		t.Run(c.name, func(t *testing.T) {
+			hold := c.hold
+			if _, got, _ := runRecordsWith(t, paths, Options{Workers: 2, HoldBytes: hold}); !bytes.Equal(got, want) {
+				t.Errorf("HoldBytes %d: the output differs", hold)
+			}
+		})
 	}
 	_, one, _ := runRecordsWith(t, []string{dir}, Options{Workers: 2})
 	if _, got, _ := runRecordsWith(t, []string{dir}, Options{Workers: 2, HoldBytes: 100 << 10}); !bytes.Equal(got, one) {
