@@ -1,10 +1,15 @@
 package extract
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -131,5 +136,124 @@ func TestUTF8Thresholds(t *testing.T) {
 		case !western && (minShare < 0.75 || mostly+declared > 0):
 			t.Errorf("%s: share %.3f, %d pages read as UTF-8 undeclared, %d declared", k, minShare, mostly, declared)
 		}
+	}
+}
+
+// wordsInBody returns the offsets, in page, of the middle of the first n
+// words of at least six letters of gold (the lines after the headline)
+// that occur in page after <body, each found after the one before.
+func wordsInBody(t *testing.T, page []byte, gold string, n int) []int {
+	t.Helper()
+	var at []int
+	off := bytes.Index(page, []byte("<body"))
+	_, body, _ := strings.Cut(gold, "\n")
+	for _, w := range strings.Fields(body) {
+		if len(at) == n {
+			break
+		}
+		if utf8.RuneCountInString(w) < 6 {
+			continue
+		}
+		if i := bytes.Index(page[off:], []byte(w)); i >= 0 {
+			r3 := len(string([]rune(w)[:3]))
+			at = append(at, off+i+r3)
+			off += i + len(w)
+		}
+	}
+	if len(at) < n {
+		t.Fatalf("found %d of %d words", len(at), n)
+	}
+	return at
+}
+
+// insertAt inserts piece into page before each offset in at (ascending).
+func insertAt(page []byte, at []int, piece string) []byte {
+	var out []byte
+	prev := 0
+	for _, i := range at {
+		out = append(append(out, page[prev:i]...), piece...)
+		prev = i
+	}
+	return append(out, page[prev:]...)
+}
+
+// TestDecodeInvalidUTF8 takes a real Russian page (declared UTF-8 in a
+// <meta>) and the same page with its declaration removed, puts invalid
+// bytes inside words of its text, and expects UTF-8 with one U+FFFD per
+// ill-formed sequence, the invalid-utf8 warning and, U+FFFD removed, the
+// clean page's text; a windows-1251 copy labelled UTF-8 must still be
+// read as windows-1251. Two pages of the htmldate set came with invalid
+// bytes from the crawl.
+func TestDecodeInvalidUTF8(t *testing.T) {
+	data := shareddata.Require(t)
+	const id = "20111128_news.bcm.ru_51f1c8d6e09c4ed03027a7d14443c92eb9cb506bce82a6a9c45ccd04"
+	declared := readGz(t, filepath.Join(data, "extract", "daniel-ru", "html", id+".html.gz"))
+	gold, err := os.ReadFile(filepath.Join(data, "extract", "daniel-ru", "gold", id+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	undeclared := metaDecl.ReplaceAll(declared, nil)
+	cp1251, want1251 := transcode(t, declared, charmap.Windows1251)
+	htmldate := func(name string) []byte {
+		return readGz(t, filepath.Join(data, "metadata", "htmldate", "html", name+".html.gz"))
+	}
+	tests := []struct {
+		name        string
+		clean       []byte // the page before injection; nil for a page as crawled
+		in          []byte
+		contentType string
+		charset     string
+		invalid     int    // bytes
+		text        []byte // the decoded text, for a legacy charset
+	}{
+		{"declared, one stray 0xE9", declared, insertAt(declared, wordsInBody(t, declared, string(gold), 1), "\xe9"), "", "utf-8", 1, nil},
+		{"undeclared, one stray 0xE9", undeclared, insertAt(undeclared, wordsInBody(t, undeclared, string(gold), 1), "\xe9"), "", "utf-8", 1, nil},
+		{"declared, a cut 3-byte sequence", declared, insertAt(declared, wordsInBody(t, declared, string(gold), 1), "\xe2\x80"), "", "utf-8", 2, nil},
+		{"undeclared, a cut 3-byte sequence", undeclared, insertAt(undeclared, wordsInBody(t, undeclared, string(gold), 1), "\xe2\x80"), "", "utf-8", 2, nil},
+		{"declared, 100 stray bytes", declared, insertAt(declared, wordsInBody(t, declared, string(gold), 100), "\x92"), "", "utf-8", 100, nil},
+		{"undeclared, 100 stray bytes", undeclared, insertAt(undeclared, wordsInBody(t, undeclared, string(gold), 100), "\x92"), "", "utf-8", 100, nil},
+		{"header, 100 cut sequences", undeclared, insertAt(undeclared, wordsInBody(t, undeclared, string(gold), 100), "\xd0"), "text/html; charset=utf-8", "utf-8", 100, nil},
+		{"crawled: der-erfolg-gibt-recht.de", nil, htmldate("der-erfolg-gibt-recht.de.rinderleber"), "", "utf-8", 3, nil},
+		{"crawled: tierschutzpartei.de", nil, htmldate("tierschutzpartei.de-wildvogelauffang"), "", "utf-8", 4, nil},
+		{"windows-1251 labelled utf-8 in a meta", nil, append([]byte(`<meta charset="utf-8">`), cp1251...), "", "windows-1251", 0,
+			append([]byte(`<meta charset="utf-8">`), want1251...)},
+		{"windows-1251 labelled utf-8 in the header", nil, cp1251, "text/html; charset=utf-8", "windows-1251", 0, want1251},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Decode(tc.in, tc.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Charset != tc.charset || d.Invalid != tc.invalid {
+				t.Fatalf("decoded as %s via %s with %d invalid bytes, want %s with %d", d.Charset, d.Via, d.Invalid, tc.charset, tc.invalid)
+			}
+			if tc.text != nil {
+				if !bytes.Equal(d.Text, tc.text) {
+					t.Errorf("text differs from the %s reading", tc.charset)
+				}
+				return
+			}
+			p, err := Extract(tc.in, Options{ContentType: tc.contentType})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := fmt.Sprintf("invalid-utf8: %d bytes", tc.invalid); !slices.Contains(p.Warnings, want) {
+				t.Errorf("warnings %q, want %q", p.Warnings, want)
+			}
+			if tc.clean == nil {
+				return
+			}
+			if got := bytes.ReplaceAll(d.Text, []byte("\uFFFD"), nil); !bytes.Equal(got, tc.clean) {
+				t.Error("decoded text, U+FFFD removed, differs from the clean page")
+			}
+			clean, err := Extract(tc.clean, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.ReplaceAll(p.Text(), "\uFFFD", ""); got != clean.Text() {
+				t.Errorf("extracted text, U+FFFD removed, differs from the clean page's:\n%.300s\nwant\n%.300s", got, clean.Text())
+			}
+		})
 	}
 }
