@@ -40,6 +40,9 @@ type Input struct {
 	// Kind classifies a skipped or failed input for the run summary (one
 	// of the Kind... constants).
 	Kind string
+	// Warnings are what the reader noticed about the input (stray bytes
+	// skipped before it in a WARC); the record lists them.
+	Warnings []string
 
 	// at says where the page's body can be read again on its own, when
 	// the reader knows (a WARC response record, a file of a folder).
@@ -196,6 +199,8 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 		return err
 	}
 	base := filepath.Base(path)
+	var skipped int64  // stray bytes skipped so far
+	var stray []string // warnings of stray bytes not yet told
 	// Earlier 2xx responses, for revisits: by record ID, by payload digest
 	// and by target URI; html says whether the payload is a page.
 	type earlier struct {
@@ -213,6 +218,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 		if err != nil {
 			var re *warc.RecordError
 			if errors.As(err, &re) {
+				skipped = r.Skipped() // the error record stands for them
 				if ferr := fn(Input{Source: fmt.Sprintf("%s@%d", base, re.Offset), Status: StatusError, Err: err.Error(), Kind: KindWARC}); ferr != nil {
 					return ferr
 				}
@@ -220,7 +226,14 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			}
 			return err
 		}
-		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", base, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date"))}
+		if n := r.Skipped() - skipped; n > 0 {
+			// The reader looks past a block for the next record: bytes
+			// there that are no record mean the record's Content-Length
+			// was likely short, and its page cut.
+			stray = append(stray, fmt.Sprintf("warc: %d stray bytes after the record at offset %d were skipped (its Content-Length may be short and its page cut)", n, rec.Offset))
+			skipped = r.Skipped()
+		}
+		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", base, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date")), Warnings: stray}
 		switch rec.Type() {
 		case "response":
 			resp, err := warc.ParseResponse(rec.Block)
@@ -295,6 +308,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 		default:
 			continue // request, metadata, warcinfo, conversion
 		}
+		stray = nil // told, on this record or the first one given after it
 		if err := fn(in); err != nil {
 			return err
 		}

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/synth"
 )
 
 func TestRecordJSON(t *testing.T) {
@@ -98,5 +101,28 @@ func TestIsHTMLByteOrderMark(t *testing.T) {
 				t.Errorf("isHTML(%.30q) = %v", c.body, got)
 			}
 		})
+	}
+}
+
+// TestStrayBytesWarning: bytes skipped between WARC records (a record's
+// Content-Length was short) are told on that record, not lost in silence.
+func TestStrayBytesWarning(t *testing.T) {
+	var buf bytes.Buffer
+	synth.WriteRecord(&buf, "http://a.example/1", "text/html", []byte("<p>first page</p>"))
+	buf.WriteString("stray\r\n\r\n")
+	synth.WriteRecord(&buf, "http://a.example/2", "text/html", []byte("<p>second page</p>"))
+	path := filepath.Join(t.TempDir(), "c.warc")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	var ins []Input
+	if err := ReadInputs([]string{path}, func(in Input) error { ins = append(ins, in); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(ins) != 2 || len(ins[1].Warnings) != 0 || len(ins[0].Warnings) != 1 || !strings.Contains(ins[0].Warnings[0], "9 stray bytes after the record at offset 0") {
+		t.Fatalf("%d inputs; warnings %q", len(ins), func() (w [][]string) {
+			for _, in := range ins {
+				w = append(w, in.Warnings)
+			}
+			return
+		}())
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/winnow-go/winnow/extract"
@@ -161,7 +162,7 @@ func (s *Stages) Record(ctx context.Context, in Input, sites *Sites, group strin
 // input is no page or failed).
 func (s *Stages) record(ctx context.Context, in Input, parsed *extract.Page, sites *Sites, group string, ro RecordOptions) (*Record, *extract.Page) {
 	if in.Status != "" {
-		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra, Kind: in.Kind}
+		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra, Kind: in.Kind, Warnings: in.Warnings}
 		if !in.FetchedAt.IsZero() {
 			s := in.FetchedAt.UTC().Format(time.RFC3339)
 			r.FetchedAt = &s
@@ -171,10 +172,13 @@ func (s *Stages) record(ctx context.Context, in Input, parsed *extract.Page, sit
 	p, out, err := s.page(ctx, in, parsed, sites, group)
 	if err != nil {
 		r := ErrorRecord(in.URL, in.Source, err)
-		r.Score, r.Extra, r.Kind = in.Score, in.Extra, errKind(err)
+		r.Score, r.Extra, r.Kind, r.Warnings = in.Score, in.Extra, errKind(err), in.Warnings
 		return r, nil
 	}
 	r := NewRecord(p, in.Source, ro)
+	if len(in.Warnings) > 0 {
+		r.Warnings = append(slices.Clip(in.Warnings), r.Warnings...)
+	}
 	r.Group = group
 	r.SetRule(out)
 	r.Score, r.Extra = in.Score, in.Extra
