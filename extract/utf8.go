@@ -37,21 +37,38 @@ func countUTF8(b []byte) utf8Stats {
 }
 
 // repairUTF8 returns b with each ill-formed sequence replaced by U+FFFD,
-// and b itself when it has none.
+// and b itself when it has none. A sequence inside markup (between a '<'
+// and the '>' that closes it) is dropped instead: a U+FFFD there would
+// make a tag text (<\uFFFDp> is no tag) or change a class name, where the
+// byte, being no character, named nothing anyway. Either way the page
+// warns of the bytes (Decoded.Invalid).
 func repairUTF8(b []byte, s utf8Stats) []byte {
 	if s.Bad == 0 {
 		return b
 	}
 	out := make([]byte, 0, len(b)+2*s.Bad)
+	inTag := false
 	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, "\uFFFD"...)
-			i += illFormedLen(b[i:])
+		switch c := b[i]; {
+		case c == '<':
+			inTag = true
+		case c == '>':
+			inTag = false
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				if !inTag {
+					out = append(out, "\uFFFD"...)
+				}
+				i += illFormedLen(b[i:])
+				continue
+			}
+			out = append(out, b[i:i+n]...)
+			i += n
 			continue
 		}
-		out = append(out, b[i:i+n]...)
-		i += n
+		out = append(out, b[i])
+		i++
 	}
 	return out
 }

@@ -40,6 +40,21 @@ func TestRepairUTF8(t *testing.T) {
 		{"above U+10FFFF", "\xf4\x90\x80\x80", strings.Repeat("\uFFFD", 4), 0, 4, 4},
 		{"two cut sequences", "\xe4\xb8\xe4\xb8", "\uFFFD\uFFFD", 0, 2, 4},
 	}
+	// Inside markup the bytes go: a U+FFFD would make the tag text.
+	markup := []struct {
+		name, in, want string
+	}{
+		{"after <", "<\xe9p>caf\xe9</p>", "<p>caf\uFFFD</p>"},
+		{"in a class", "<div class=\"art\xe4\xb8icle\">x</div>", `<div class="article">x</div>`},
+		{"closing tag", "<p>x</\x80p>", "<p>x</p>"},
+	}
+	for _, tc := range markup {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(repairUTF8([]byte(tc.in), countUTF8([]byte(tc.in)))); got != tc.want {
+				t.Errorf("repairUTF8 = %q, want %q", got, tc.want)
+			}
+		})
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := countUTF8([]byte(tc.in))
