@@ -198,6 +198,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 	if err != nil {
 		return err
 	}
+	r.SetOwnBlocks(true) // pages keep their bodies: no copy of each
 	base := filepath.Base(path)
 	var skipped int64  // stray bytes skipped so far
 	var stray []string // warnings of stray bytes not yet told
@@ -236,7 +237,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", base, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date")), Warnings: stray}
 		switch rec.Type() {
 		case "response":
-			resp, err := warc.ParseResponse(rec.Block)
+			resp, err := warc.ParseResponseOwned(rec.Block)
 			if err != nil {
 				continue // a response that is not HTTP (dns:, whois) is no page
 			}
@@ -274,7 +275,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			if !isHTML(ct, rec.Block) {
 				continue
 			}
-			in.ContentType, in.Body = ct, bytes.Clone(rec.Block)
+			in.ContentType, in.Body = ct, rec.Block // a block of its own (SetOwnBlocks)
 		case "revisit":
 			e, ok := byID[rec.Get("WARC-Refers-To")]
 			if !ok {

@@ -16,10 +16,12 @@ import (
 
 // DefaultHoldBytes is the default for Options.HoldBytes. Held bodies are
 // live heap, and a batch run's collector (GOGC=400) lets the heap grow to
-// five times the live heap: on a 186 MB crawl of one page per site
-// (wcxb-dev-even as a WARC) holding it all took the peak RSS from 140 MB
-// (single-page) to 1 GB.
-const DefaultHoldBytes = 32 << 20
+// five times the live heap: a 186 MB crawl of one page per site
+// (wcxb-dev-even as a WARC) held whole took the peak RSS from 140 MB
+// (single-page) to 1 GB; read twice it peaks at about 180 MB. Inputs
+// under this size (the shared page sets, SWDE) are held: reading their
+// gzipped pages twice cost 10-20% of a run.
+const DefaultHoldBytes = 128 << 20
 
 // maxWaitingBytes caps the bodies of the first pages of sites that have
 // not yet shown infholder.MinPages pages, when the input is not held

@@ -36,6 +36,17 @@ type Response struct {
 // chunked and decompressed when Content-Encoding is gzip or deflate and the
 // body really is. A body cut short is returned as far as it goes.
 func ParseResponse(block []byte) (*Response, error) {
+	return parseResponse(block, true)
+}
+
+// ParseResponseOwned is ParseResponse for a block the caller owns (see
+// Reader.SetOwnBlocks): a body that needs no decoding is a slice of the
+// block, not a copy.
+func ParseResponseOwned(block []byte) (*Response, error) {
+	return parseResponse(block, false)
+}
+
+func parseResponse(block []byte, copyBody bool) (*Response, error) {
 	rd := bytes.NewReader(block)
 	br := bufio.NewReader(rd)
 	line, err := br.ReadString('\n')
@@ -61,8 +72,10 @@ func ParseResponse(block []byte) (*Response, error) {
 	// it has not read yet. It is copied at its size (the block is the
 	// reader's, reused for the next record).
 	rest := br.Buffered() + rd.Len()
-	body := make([]byte, rest)
-	copy(body, block[len(block)-rest:])
+	body := block[len(block)-rest:]
+	if copyBody {
+		body = bytes.Clone(body)
+	}
 	resp := &Response{StatusCode: code, Status: status, Header: hdr, Body: body}
 	if strings.Contains(strings.ToLower(hdr.Get("Transfer-Encoding")), "chunked") {
 		if dechunked, ok := dechunk(body); ok {

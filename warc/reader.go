@@ -141,7 +141,13 @@ type Reader struct {
 	rec      Record
 	scratch  []byte // for blocks over the limit
 	skipped  int64
+	own      bool // every Block a new buffer (SetOwnBlocks)
 }
+
+// SetOwnBlocks makes every record's Block a new buffer that the caller
+// may keep (and ParseResponseOwned alias) after the next call to Next,
+// instead of a buffer reused from record to record.
+func (r *Reader) SetOwnBlocks(own bool) { r.own = own }
 
 // Skipped is the number of stray bytes skipped between records: after a
 // block followed by a blank line and bytes that are no record (see the
@@ -298,7 +304,7 @@ func (r *Reader) readRecord(start int64) (*Record, error) {
 	if n > r.maxBytes {
 		return nil, r.skipLarge(start, n)
 	}
-	if int64(cap(rec.Block)) >= n {
+	if int64(cap(rec.Block)) >= n && !r.own {
 		rec.Block = rec.Block[:n]
 	} else {
 		rec.Block = make([]byte, n)
