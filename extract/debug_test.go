@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"text/template"
 
 	"golang.org/x/net/html"
 )
@@ -179,14 +178,7 @@ func TestDebugHTML(t *testing.T) {
 // testdata/reasons: each removed block has its label in the margin, and
 // every legend line has its text.
 func TestDebugHTMLReasonPages(t *testing.T) {
-	pages, err := filepath.Glob("testdata/reasons/*.html")
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no pages: %v", err)
-	}
-	shared, err := template.ParseFiles("testdata/reasons/shared.tmpl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages, shared := reasonPages(t)
 	for _, path := range pages {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".html"), func(t *testing.T) {
 			raw, err := readReasonPage(shared, path)

@@ -26,6 +26,21 @@ var contentReasons = map[string]bool{
 	ReasonShortItems: true,
 }
 
+// reasonPages lists the pages under testdata/reasons and parses the
+// parts they share.
+func reasonPages(t *testing.T) ([]string, *template.Template) {
+	t.Helper()
+	pages, err := filepath.Glob("testdata/reasons/*.html")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages: %v", err)
+	}
+	shared, err := template.ParseFiles("testdata/reasons/shared.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages, shared
+}
+
 // wantAttr marks, in a page under testdata/reasons, the element whose
 // blocks must get the attribute's value as their density reason.
 const wantAttr = "data-want"
@@ -36,14 +51,7 @@ const wantAttr = "data-want"
 // from the density stage, and the label the reason implies. Every reason
 // must be pinned by some page.
 func TestReasons(t *testing.T) {
-	pages, err := filepath.Glob("testdata/reasons/*.html")
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no pages: %v", err)
-	}
-	shared, err := template.ParseFiles("testdata/reasons/shared.tmpl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages, shared := reasonPages(t)
 	pinned := map[string]bool{} // the reasons some page marks
 	for _, path := range pages {
 		raw, err := readReasonPage(shared, path)
