@@ -366,3 +366,25 @@ func TestRobustWARCLength(t *testing.T) {
 		t.Errorf("summary %+v; record 5: %v", s, recs[4])
 	}
 }
+
+// TestRobustInvalidUTF8: a UTF-8 page with one stray Latin-1 byte stays
+// UTF-8: its Russian text is not garbled, the byte is told in warnings.
+func TestRobustInvalidUTF8(t *testing.T) {
+	dir := t.TempDir()
+	pages := filepath.Join(dir, "pages")
+	os.Mkdir(pages, 0o755)
+	text := "Городской совет утвердил бюджет на следующий год после долгого обсуждения в понедельник вечером."
+	page := "<html><head><meta charset=\"utf-8\"><title>Бюджет</title></head><body><article><h1>Бюджет</h1><p>" +
+		strings.Repeat(text+" ", 5) + "caf\xe9</p></article></body></html>"
+	os.WriteFile(filepath.Join(pages, "ru.html"), []byte(page), 0o644)
+	out, sum := filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "sum.json")
+	if c := runChild(t, time.Minute, nil, "run", pages, "--out", out, "--summary", sum); c.code != 0 {
+		t.Fatalf("exit %d: %s", c.code, c.stderr)
+	}
+	recs, _ := checkRun(t, out, sum, 1)
+	got, _ := recs[0]["text"].(string)
+	warnings := fmt.Sprint(recs[0]["warnings"])
+	if !strings.Contains(got, text) || recs[0]["charset"] != "utf-8" || !strings.Contains(warnings, "invalid-utf8: 1 bytes") {
+		t.Errorf("charset %v, warnings %s, text %.120q", recs[0]["charset"], warnings, got)
+	}
+}
