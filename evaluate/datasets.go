@@ -11,6 +11,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/gz"
+	"github.com/winnow-go/winnow/internal/jsonl"
 )
 
 // Metric names how a dataset is scored; each follows ../shared/data/README.md.
@@ -21,21 +22,27 @@ const (
 	Shingles Metric = iota + 1
 	// Snippets is the trafilatura benchmark: "with"/"without" snippets, micro counts.
 	Snippets
-	// BagOfWords is the DAnIEL/WCXB metric: token multisets, mean of page F1.
+	// BagOfWords is the DAnIEL/CleanEval-zh metric: token multisets (each
+	// ideograph a token), mean of page F1.
 	BagOfWords
+	// WCXB is the WCXB metric: multisets of the `\w+` runs of the
+	// lower-cased text, mean of page F1, reported also per page type, with
+	// the shares of "with" and "without" snippets found.
+	WCXB
 )
 
 // ExtractDatasets lists the single-page extraction datasets in a fixed order.
-var ExtractDatasets = []string{"scrapinghub", "trafilatura", "daniel-ru", "daniel-zh", "cleaneval-zh"}
+var ExtractDatasets = []string{"scrapinghub", "trafilatura", "daniel-ru", "daniel-zh", "cleaneval-zh", "wcxb-dev-even"}
 
 // Page is one evaluation page: its raw bytes and what it is scored against.
 type Page struct {
 	ID      string
 	URL     string
 	HTML    []byte   // raw bytes as stored (wrapper lines already removed)
-	Gold    string   // expected text (Shingles, BagOfWords)
-	With    []string // snippets that must appear (Snippets)
-	Without []string // snippets that must not appear (Snippets)
+	Gold    string   // expected text (Shingles, BagOfWords, WCXB)
+	With    []string // snippets that must appear (Snippets, WCXB)
+	Without []string // snippets that must not appear (Snippets, WCXB)
+	Type    string   // the page type (WCXB: article, forum, product, ...)
 }
 
 // Dataset is a loaded evaluation set.
@@ -61,6 +68,8 @@ func LoadExtract(dataDir, name string) (*Dataset, error) {
 		ds, err = loadTrafilatura(dir)
 	case "daniel-ru", "daniel-zh", "cleaneval-zh":
 		ds, err = loadGoldDir(dir)
+	case "wcxb-dev-even":
+		ds, err = loadWCXB(dir)
 	default:
 		return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownDataset, name, strings.Join(ExtractDatasets, ", "))
 	}
@@ -136,16 +145,50 @@ func loadGoldDir(dir string) (*Dataset, error) {
 	ds := &Dataset{Metric: BagOfWords}
 	for _, f := range files {
 		id := strings.TrimSuffix(filepath.Base(f), ".html.gz")
-		b, err := gz.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		gold, err := os.ReadFile(filepath.Join(dir, "gold", id+".txt"))
+		b, gold, err := readPageGold(dir, id)
 		if err != nil {
 			return nil, err
 		}
 		url, body := extract.StripTextWrapper(b)
-		ds.Pages = append(ds.Pages, Page{ID: id, URL: url, HTML: body, Gold: string(gold)})
+		ds.Pages = append(ds.Pages, Page{ID: id, URL: url, HTML: body, Gold: gold})
+	}
+	return ds, nil
+}
+
+// readPageGold reads a page's html/<id>.html.gz and gold/<id>.txt in dir.
+func readPageGold(dir, id string) (html []byte, gold string, err error) {
+	if html, err = gz.ReadFile(filepath.Join(dir, "html", id+".html.gz")); err != nil {
+		return nil, "", err
+	}
+	g, err := os.ReadFile(filepath.Join(dir, "gold", id+".txt"))
+	return html, string(g), err
+}
+
+// loadWCXB reads a WCXB-style set: meta.jsonl gives each page's id, URL,
+// page type and snippets, html/<id>.html.gz its bytes and gold/<id>.txt
+// its main content.
+func loadWCXB(dir string) (*Dataset, error) {
+	meta, err := jsonl.ReadFile[struct {
+		ID       string   `json:"id"`
+		URL      string   `json:"url"`
+		PageType string   `json:"pagetype"`
+		With     []string `json:"with"`
+		Without  []string `json:"without"`
+	}](filepath.Join(dir, "meta.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	if len(meta) == 0 {
+		return nil, fmt.Errorf("no pages in %s", filepath.Join(dir, "meta.jsonl"))
+	}
+	ds := &Dataset{Metric: WCXB}
+	for _, m := range meta {
+		b, gold, err := readPageGold(dir, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		ds.Pages = append(ds.Pages, Page{ID: m.ID, URL: m.URL, HTML: b, Gold: gold,
+			With: m.With, Without: m.Without, Type: m.PageType})
 	}
 	return ds, nil
 }

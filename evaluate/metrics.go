@@ -216,7 +216,13 @@ func AggregateSnippets(cs []SnippetCounts) (PRF, float64) {
 // F1. An empty gold scores 1 only for an empty output; an empty output
 // scores 0.
 func ScoreBagOfWords(gold, output string) PRF {
-	gt, ot := CJKTokens(gold), CJKTokens(output)
+	return bagScore(CJKTokens(gold), CJKTokens(output))
+}
+
+// bagScore is precision, recall and F1 of the overlap of the token
+// multisets gt (gold) and ot (output), with the empty cases of the
+// bag-of-words metrics.
+func bagScore(gt, ot []string) PRF {
 	if len(gt) == 0 || len(ot) == 0 {
 		if len(gt) == 0 && len(ot) == 0 {
 			return PRF{1, 1, 1}

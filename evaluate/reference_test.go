@@ -46,7 +46,7 @@ func TestScorerReproducesReference(t *testing.T) {
 			for i := range ds.Pages {
 				byID[ds.Pages[i].ID] = &ds.Pages[i]
 			}
-			for _, tool := range []string{"go-trafilatura", "go-readability"} {
+			for _, tool := range SetPeers(set) {
 				t.Run(tool, func(t *testing.T) {
 					base := filepath.Join(data, "reference", set+"."+tool)
 					texts, err := jsonl.ReadFile[refText](base + ".jsonl")
@@ -103,7 +103,7 @@ func compareRef(m Metric, got PageScore, want refScore) string {
 		if want.TP == nil || c.TP != *want.TP || c.FP != *want.FP || c.FN != *want.FN || c.TN != *want.TN {
 			return "snippet counts differ"
 		}
-	case BagOfWords:
+	case BagOfWords, WCXB:
 		if !near(got.Precision, want.Precision) || !near(got.Recall, want.Recall) || !near(got.F1, want.F1) {
 			return fmtGot(got.Precision, got.Recall, got.F1, want.Precision, want.Recall, want.F1)
 		}

@@ -14,15 +14,24 @@ type PageScore struct {
 
 	shingle ShingleScore
 	snip    SnippetCounts
+	// WCXB: the shares of the page's with and without snippets found
+	with, without float64
 }
 
 // Result is a dataset's corpus figures with the page scores behind them.
 type Result struct {
-	Dataset  string      `json:"dataset"`
-	Pages    int         `json:"pages"`
-	PRF                  // corpus precision, recall, F1 as the dataset defines them
-	Accuracy *float64    `json:"accuracy,omitempty"`
-	PerPage  []PageScore `json:"-"`
+	Dataset  string   `json:"dataset"`
+	Pages    int      `json:"pages"`
+	PRF               // corpus precision, recall, F1 as the dataset defines them
+	Accuracy *float64 `json:"accuracy,omitempty"`
+	// WCXB only: mean page F1 by page type, and the mean shares of the
+	// with snippets found (higher is better) and of the without snippets
+	// found (lower is better).
+	ByType      map[string]float64 `json:"by_type,omitempty"`
+	WithRate    *float64           `json:"with_rate,omitempty"`
+	WithoutRate *float64           `json:"without_rate,omitempty"`
+	Types       []TypeF1           `json:"-"` // ByType, most pages first
+	PerPage     []PageScore        `json:"-"`
 }
 
 // ScorePage scores one extracted text against a page's gold.
@@ -41,6 +50,10 @@ func ScorePage(m Metric, p *Page, text string) PageScore {
 	case BagOfWords:
 		s := ScoreBagOfWords(p.Gold, text)
 		ps.Precision, ps.Recall, ps.F1 = s.Precision, s.Recall, s.F1
+	case WCXB:
+		s := ScoreWCXB(p.Gold, text)
+		ps.Precision, ps.Recall, ps.F1 = s.Precision, s.Recall, s.F1
+		ps.with, ps.without = SnippetRates(text, p.With, p.Without)
 	}
 	return ps
 }
@@ -85,6 +98,21 @@ func Score(ds *Dataset, texts map[string]string) *Result {
 		r.PerPage = append(r.PerPage, ScorePage(ds.Metric, p, texts[p.ID]))
 	}
 	r.PRF, r.Accuracy = Aggregate(ds.Metric, r.PerPage)
+	if ds.Metric == WCXB && len(r.PerPage) > 0 {
+		r.Types = byType(ds, r.PerPage)
+		r.ByType = make(map[string]float64, len(r.Types))
+		for _, t := range r.Types {
+			r.ByType[t.Type] = t.F1
+		}
+		var w, wo float64
+		for _, p := range r.PerPage {
+			w += p.with
+			wo += p.without
+		}
+		n := float64(len(r.PerPage))
+		w, wo = w/n, wo/n
+		r.WithRate, r.WithoutRate = &w, &wo
+	}
 	return r
 }
 

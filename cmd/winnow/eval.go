@@ -48,18 +48,24 @@ func newEvalExtractCmd() *cobra.Command {
 		Long: `Score single-page extraction with the dataset's own metric (see
 ../shared/data/README.md): scrapinghub (shingle F1 of mean P and R),
 trafilatura (snippet micro F), daniel-ru, daniel-zh, cleaneval-zh (bag of
-words, mean page F1). Prints the figures and, beside them, those of the
-peers whose outputs are stored in reference/, with a paired bootstrap
-interval of winnow's F1 minus the best peer's.
+words, mean page F1), wcxb-dev-even (WCXB's bag of words: \w+ runs of the
+lower-cased text, mean page F1). Prints the figures and, beside them, those
+of the peers whose outputs are stored in reference/, with a paired
+bootstrap interval of winnow's F1 minus each peer's. On wcxb-dev-even it
+adds the F1 of each page type for winnow and the peers, and the mean
+shares of the "with" and "without" snippets found in the output.
 
 --data defaults to $WINNOW_DATA, else ../shared/data beside the module root.
 With --json the last line of stdout is {"dataset","pages","precision",
-"recall","f1","accuracy"}. --out FILE writes {"id","precision","recall",
-"f1"} per page. --vs go-readability|go-trafilatura lists the pages where
-that tool beats winnow, worst first.`,
+"recall","f1","accuracy"} (wcxb-dev-even: "by_type" {type: F1},
+"with_rate", "without_rate" instead of "accuracy"). --out FILE writes
+{"id","precision","recall","f1"} per page. --vs TOOL (go-readability,
+go-trafilatura; go-trafilatura-fallback on wcxb-dev-even) lists the pages
+where that tool beats winnow, worst first.`,
 		Example: `  winnow eval extract scrapinghub
   winnow eval extract daniel-ru --json --out /tmp/daniel-ru.pages.jsonl
-  winnow eval extract cleaneval-zh --vs go-readability`,
+  winnow eval extract cleaneval-zh --vs go-readability
+  winnow eval extract wcxb-dev-even --vs go-trafilatura-fallback`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEvalExtract(cmd.Context(), cmd.OutOrStdout(), args[0], f)
@@ -68,7 +74,7 @@ that tool beats winnow, worst first.`,
 	addEvalFlags(cmd, &f.data, &f.json)
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "write per-page scores as JSON lines to this file")
-	fl.StringVar(&f.vs, "vs", "", "list pages where this reference tool (go-readability, go-trafilatura) beats winnow")
+	fl.StringVar(&f.vs, "vs", "", "list pages where this reference tool (go-readability, go-trafilatura, go-trafilatura-fallback) beats winnow")
 	fl.IntVar(&f.workers, "workers", 0, "extraction goroutines (default: GOMAXPROCS)")
 	fl.IntVar(&f.top, "top", 30, "how many pages --vs lists")
 	fl.StringVar(&f.rules, "rules", "", "apply these per-site rules (a file or a folder)")
@@ -92,8 +98,8 @@ func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) 
 	if !slices.Contains(evaluate.ExtractDatasets, name) {
 		return usagef("unknown dataset %q: want one of %s", name, strings.Join(evaluate.ExtractDatasets, ", "))
 	}
-	if f.vs != "" && !slices.Contains(evaluate.Peers, f.vs) {
-		return usagef("--vs %q: want %s", f.vs, strings.Join(evaluate.Peers, " or "))
+	if peers := evaluate.SetPeers(name); f.vs != "" && !slices.Contains(peers, f.vs) {
+		return usagef("--vs %q: want %s", f.vs, strings.Join(peers, " or "))
 	}
 	if err := errors.Join(atLeast("workers", f.workers, 0), atLeast("top", f.top, 0)); err != nil {
 		return err
