@@ -128,6 +128,9 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 	p.Doc = doc
 	p.Title, p.Lang = headInfo(doc)
 	p.Blocks, p.names = segment(doc)
+	if words(p.Blocks) == 0 {
+		noscriptFallback(p, dec.Text)
+	}
 	if p.Lang == "" {
 		p.Lang = guessLang(p.Blocks)
 	}

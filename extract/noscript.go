@@ -1,0 +1,66 @@
+package extract
+
+import (
+	"bytes"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// WarnNoscript is the warning of a page whose text was read from its
+// <noscript> copies.
+const WarnNoscript = "noscript: the page has no text outside <noscript>; its <noscript> copies were read"
+
+// noscriptFallback reads the <noscript> markup of a page whose visible
+// tree has no text. A parser that runs scripts (as browsers do, and as
+// x/net/html does by default) keeps a <noscript> element's content as raw
+// text; some sites (Discourse forums, pages rendered by script) serve their
+// whole content there for crawlers. Parsed as a browser without scripts
+// would, that content becomes elements and blocks. The page keeps its
+// first tree when the second has no text either.
+func noscriptFallback(p *Page, text []byte) {
+	if !bytes.Contains(bytes.ToLower(text), []byte("<noscript")) {
+		return
+	}
+	doc, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
+	if err != nil {
+		return
+	}
+	unwrapNoscript(doc)
+	blocks, names := segment(doc)
+	if words(blocks) == 0 {
+		return
+	}
+	p.Doc, p.Blocks, p.names = doc, blocks, names
+	p.Warnings = append(p.Warnings, WarnNoscript)
+}
+
+// unwrapNoscript puts the children of every <noscript> element in its
+// place, so that the segmenter, which skips <noscript>, reads them.
+func unwrapNoscript(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && c.DataAtom == atom.Noscript {
+			for gc := c.FirstChild; gc != nil; {
+				gnext := gc.NextSibling
+				c.RemoveChild(gc)
+				n.InsertBefore(gc, c)
+				unwrapNoscript(gc)
+				gc = gnext
+			}
+			n.RemoveChild(c)
+		} else {
+			unwrapNoscript(c)
+		}
+		c = next
+	}
+}
+
+// words is the number of words of the blocks.
+func words(blocks []*Block) int {
+	n := 0
+	for _, b := range blocks {
+		n += b.Words
+	}
+	return n
+}
