@@ -71,7 +71,7 @@ func TestBuilderNames(t *testing.T) {
 		"sidebar-widget":                      "sidebar",
 		"widget-area":                         "widget",
 	} {
-		if got := judgeName(name).neg; got != neg {
+		if got := judgeName(name, false).neg; got != neg {
 			t.Errorf("judgeName(%q).neg = %q, want %q", name, got, neg)
 		}
 	}

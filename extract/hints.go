@@ -64,35 +64,69 @@ type nameVerdict struct {
 	body     bool   // an article-body name
 }
 
-// judgeName judges one class name or id.
-func judgeName(name string) nameVerdict {
+// judgeName judges one class name or id; on a page made of widgets
+// (widgetBuilt) "widget" says nothing.
+func judgeName(name string, builder bool) nameVerdict {
 	var buf [16]string
 	toks := nameTokens(name, buf[:0])
 	if taxonomyName(toks) {
 		return nameVerdict{}
 	}
-	toks = builderName(toks)
+	toks = builderName(toks, builder)
 	v := nameVerdict{neg: negativeName(toks), pos: prefixIn(toks, positiveParts)}
 	v.body = v.neg == "" && isBodyName(toks)
 	return v
 }
 
-// builderName drops "widget" from the names of the Elementor page
-// builder, which calls every element of a page a widget: its
+// builderName drops "widget" from the names of page builders, which call
+// every element of a page a widget: Elementor's
 // "elementor-widget-theme-post-content" and "elementor-widget-container"
-// hold the post itself (22 of the 990 trafilatura pages). Its other words
-// still count ("elementor-widget-nav-menu").
-func builderName(toks []string) []string {
-	if len(toks) < 2 || toks[0] != "elementor" {
+// hold the post itself (22 of the 990 trafilatura pages), and on a page
+// made of widgets (builder, see widgetBuilt) a widget is no sidebar
+// block. The names' other words still count ("elementor-widget-nav-menu",
+// "widget-type-menu").
+func builderName(toks []string, builder bool) []string {
+	if !builder && (len(toks) < 2 || toks[0] != "elementor") {
 		return toks
 	}
-	out := toks[:1]
-	for _, t := range toks[1:] {
+	out := toks[:0]
+	for _, t := range toks {
 		if t != "widget" && t != "widgets" {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// builderWidgets is how many elements named "widget" make a page built of
+// widgets (HubSpot's "hs_cos_wrapper_widget" and "widget-span" on every
+// module, a theme's "widget" on every box): a sidebar has a handful.
+const builderWidgets = 12
+
+// widgetBuilt reports whether at least builderWidgets elements of doc
+// have "widget" in a class name.
+func widgetBuilt(doc *html.Node) bool {
+	n := 0
+	var walk func(*html.Node) bool
+	walk = func(e *html.Node) bool {
+		if e.Type == html.ElementNode {
+			for _, a := range e.Attr {
+				if a.Key == "class" && strings.Contains(strings.ToLower(a.Val), "widget") {
+					if n++; n >= builderWidgets {
+						return true
+					}
+					break
+				}
+			}
+		}
+		for c := e.FirstChild; c != nil; c = c.NextSibling {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(doc)
 }
 
 // taxonomyName reports whether a name labels the post rather than the

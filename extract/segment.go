@@ -105,7 +105,8 @@ func attr(n *html.Node, key string) string {
 
 // segmenter walks a parsed tree and cuts it into blocks.
 type segmenter struct {
-	blocks []*Block
+	builder bool // the page is made of "widgets" (widgetBuilt)
+	blocks  []*Block
 	buf    []byte
 	space  bool // the last byte written to buf was white space (or buf is empty)
 	link   int  // words inside <a> in the current block
@@ -126,7 +127,7 @@ type segmenter struct {
 func (s *segmenter) judge(name string) nameVerdict {
 	v, ok := s.judged[name]
 	if !ok {
-		v = judgeName(name)
+		v = judgeName(name, s.builder)
 		s.judged[name] = v
 	}
 	return v
@@ -154,7 +155,7 @@ func (s *segmenter) readNames(n *html.Node) nameInfo {
 // segment cuts the body of doc into blocks in document order, and returns
 // with them the verdicts on the names of the elements it walked.
 func segment(doc *html.Node) ([]*Block, map[*html.Node]nameInfo) {
-	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), judged: make(map[string]nameVerdict)}
+	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), judged: make(map[string]nameVerdict), builder: widgetBuilt(doc)}
 	s.walk(doc)
 	s.flush()
 	for i, b := range s.blocks {
