@@ -107,21 +107,21 @@ func attr(n *html.Node, key string) string {
 type segmenter struct {
 	builder bool // the page is made of "widgets" (widgetBuilt)
 	blocks  []*Block
-	buf    []byte
-	space  bool // the last byte written to buf was white space (or buf is empty)
-	link   int  // words inside <a> in the current block
-	nLink  int  // depth of <a> elements
-	nPre   int  // depth of <pre> elements
-	nCap   int  // depth of <figcaption> and <caption> elements
-	owner  *html.Node
-	path   []string
-	hint   int
-	rule   string
-	anyNon bool // the current block has text outside links
-	anyIn  bool // the current block has text inside links
-	listN  int  // depth of lists
-	names  map[*html.Node]nameInfo
-	judged map[string]nameVerdict // class names repeat across a page: judge each once
+	buf     []byte
+	space   bool // the last byte written to buf was white space (or buf is empty)
+	link    int  // words inside <a> in the current block
+	nLink   int  // depth of <a> elements
+	nPre    int  // depth of <pre> elements
+	nCap    int  // depth of <figcaption> and <caption> elements
+	owner   *html.Node
+	path    []string
+	hint    int
+	rule    string
+	anyNon  bool // the current block has text outside links
+	anyIn   bool // the current block has text inside links
+	listN   int  // depth of lists
+	names   map[*html.Node]nameInfo
+	judged  map[string]nameVerdict // class names repeat across a page: judge each once
 }
 
 func (s *segmenter) judge(name string) nameVerdict {
