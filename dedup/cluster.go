@@ -150,6 +150,23 @@ type Config struct {
 	FalsePositiveWeight float64
 }
 
+// Validate reports every broken setting in one error wrapping ErrConfig:
+// a threshold outside [0,1], a SimHash distance outside 0..MaxK, a
+// negative MinHash signature length. Zero values stand for the defaults.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Threshold < 0 || c.Threshold > 1 {
+		errs = append(errs, fmt.Errorf("%w: threshold %v not in [0,1]", ErrConfig, c.Threshold))
+	}
+	if c.K < 0 || c.K > MaxK {
+		errs = append(errs, fmt.Errorf("%w: dedup: k=%d not in 0..%d", ErrConfig, c.K, MaxK))
+	}
+	if c.NumPerm < 0 {
+		errs = append(errs, fmt.Errorf("%w: MinHash signature length %d: want 1 or more", ErrConfig, c.NumPerm))
+	}
+	return errors.Join(errs...)
+}
+
 func (c *Config) ensureDefaults() {
 	if c.K == 0 {
 		c.K = 3
@@ -193,10 +210,10 @@ var ErrConfig = errors.New("dedup: bad configuration")
 // everything (seed 002), since membership never passes through another
 // member.
 func Cluster(docs []Doc, cfg Config) (*Result, error) {
-	cfg.ensureDefaults()
-	if cfg.Threshold < 0 || cfg.Threshold > 1 {
-		return nil, fmt.Errorf("%w: threshold %v not in [0,1]", ErrConfig, cfg.Threshold)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
+	cfg.ensureDefaults()
 	n := len(docs)
 	res := &Result{Centre: make([]int, n), ClusterID: make([]string, n)}
 	res.SimHash, res.HasSimHash = fingerprints(docs)

@@ -102,11 +102,6 @@ func NewNormalizer(opts Options) (*Normalizer, error) {
 	return &Normalizer{opts: opts}, nil
 }
 
-// isIdeo reports whether r belongs to a script written without spaces
-// (the shared table, textseg.IsCJK); each such character is a token of its
-// own.
-func isIdeo(r rune) bool { return textseg.IsCJK(r) }
-
 // Tokens normalises text and splits it into tokens: runs of letters and
 // digits (punctuation, symbols and pseudo-graphics separate them), each
 // CJK character alone, numbers as the policy says, short words dropped.
@@ -172,7 +167,7 @@ func (n *Normalizer) scan(text string, fn func(tok string)) {
 			}
 			digits = false
 			upper = upper || r < 0x0430 || r == 0x0401
-		case isIdeo(r):
+		case textseg.IsCJK(r):
 			if start >= 0 {
 				emit(i)
 			}
@@ -379,7 +374,7 @@ func Script(text string) string {
 	var cjk, cyr, lat, other int
 	for _, r := range text {
 		switch {
-		case isIdeo(r):
+		case textseg.IsCJK(r):
 			cjk++
 		case r >= 0x0400 && r <= 0x04FF:
 			cyr++

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // Sentences splits a page's text into sentences for the sentence
@@ -93,7 +95,7 @@ func opensSentence(rest string) bool {
 		return false // "3.14", "e.g", "www.example.com"
 	}
 	r, _ := utf8.DecodeRuneInString(t)
-	return unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune(`"'(«“‘—–-`, r) || isIdeo(r)
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune(`"'(«“‘—–-`, r) || textseg.IsCJK(r)
 }
 
 // notSentenceEnd reports whether the full stop after this text belongs to

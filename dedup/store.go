@@ -162,22 +162,7 @@ func OpenExistingStore(dir string, want *StoreOptions) (*Store, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
 	}
-	opts := storePebbleOptions()
-	opts.ErrorIfNotExists = true
-	db, err := pebble.Open(dir, &opts)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s (%v)", ErrNoStore, dir, err)
-	}
-	if _, err := dbValue(db, []byte("m")); errors.Is(err, pebble.ErrNotFound) {
-		db.Close()
-		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
-	}
-	s, err := openStore(db, dir, want)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return openDir(dir, want, false)
 }
 
 func storePebbleOptions() pebble.Options {
@@ -192,12 +177,22 @@ func storePebbleOptions() pebble.Options {
 // otherwise the store is created with *want, and an existing store with
 // other settings is an error.
 func OpenStore(dir string, want *StoreOptions) (*Store, error) {
+	return openDir(dir, want, true)
+}
+
+// openDir opens the pebble database in dir and the store in it; without
+// create, a folder that holds no database or no store is ErrNoStore.
+func openDir(dir string, want *StoreOptions, create bool) (*Store, error) {
 	opts := storePebbleOptions()
+	opts.ErrorIfNotExists = !create
 	db, err := pebble.Open(dir, &opts)
-	if err != nil {
+	switch {
+	case errors.Is(err, pebble.ErrDBDoesNotExist):
+		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
+	case err != nil:
 		return nil, fmt.Errorf("%w: open %s: %v", ErrStore, dir, err)
 	}
-	s, err := openStore(db, dir, want)
+	s, err := openStore(db, dir, want, create)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -205,10 +200,12 @@ func OpenStore(dir string, want *StoreOptions) (*Store, error) {
 	return s, nil
 }
 
-func openStore(db *pebble.DB, dir string, want *StoreOptions) (*Store, error) {
+func openStore(db *pebble.DB, dir string, want *StoreOptions, create bool) (*Store, error) {
 	s := &Store{db: db}
 	v, err := dbValue(db, []byte("m"))
 	switch {
+	case errors.Is(err, pebble.ErrNotFound) && !create:
+		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
 	case errors.Is(err, pebble.ErrNotFound):
 		if want != nil {
 			s.opts = *want

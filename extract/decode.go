@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"github.com/winnow-go/winnow/internal/ascii"
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // ErrUnknownCharset is returned by Decode when the caller forces a charset
@@ -353,7 +354,7 @@ func plausibility(s []byte) float64 {
 			if r >= 0x0430 {
 				cyrLower++
 			}
-		case isCJK(r):
+		case textseg.IsCJK(r):
 			cjk++
 		}
 	}

@@ -619,7 +619,7 @@ func labelValue(s string) bool {
 	label = strings.TrimSpace(label)
 	n, letters := 0, 0
 	for _, r := range label {
-		if !isWordRune(r) && r != ' ' && r != '-' {
+		if !textseg.IsWordRune(r) && r != ' ' && r != '-' {
 			return false
 		}
 		if unicode.IsLetter(r) {
@@ -1040,7 +1040,7 @@ func titleMatch(heading, title string) float64 {
 
 // titleWords splits a normalised title into words, each CJK character a
 // word of its own.
-func titleWords(s string) []string { return textseg.Words(s, isCJK) }
+func titleWords(s string) []string { return textseg.Words(s, textseg.IsCJK) }
 
 func normTitle(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))

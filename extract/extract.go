@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/winnow-go/winnow/internal/textseg"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -312,11 +313,11 @@ func guessLang(blocks []*Block) string {
 				kana++
 			case r >= 0xAC00 && r <= 0xD7AF:
 				hangul++
-			case isCJK(r):
+			case textseg.IsCJK(r):
 				han++
 			case r >= 0x0400 && r <= 0x04FF:
 				cyr++
-			case r < 0x250 && isWordRune(r):
+			case r < 0x250 && textseg.IsWordRune(r):
 				latin++
 			}
 		}

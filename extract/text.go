@@ -6,14 +6,6 @@ import (
 	"github.com/winnow-go/winnow/internal/textseg"
 )
 
-// isCJK reports whether r is written without spaces between words (the
-// shared table, [textseg.IsCJK]); each such character counts as one word,
-// as the DAnIEL metric counts it.
-func isCJK(r rune) bool { return textseg.IsCJK(r) }
-
-// isWordRune reports whether r belongs to a Unicode \w run.
-func isWordRune(r rune) bool { return textseg.IsWordRune(r) }
-
 // countWords counts \w+ runs in s, with every CJK character a word of its
 // own, and also returns the number of CJK characters and of sentence
 // punctuation marks (Latin and CJK full stops, commas and the like).
@@ -41,11 +33,11 @@ func countWords(s string) (words, cjk, punct int) {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
 		switch {
-		case isCJK(r):
+		case textseg.IsCJK(r):
 			words++
 			cjk++
 			inWord = false
-		case isWordRune(r):
+		case textseg.IsWordRune(r):
 			if !inWord {
 				words++
 				inWord = true
@@ -65,7 +57,7 @@ func countWords(s string) (words, cjk, punct int) {
 func displayWidth(s string) int {
 	w := 0
 	for _, r := range s {
-		if isCJK(r) || (r >= 0xFF00 && r <= 0xFFEF) || (r >= 0x3000 && r <= 0x303F) {
+		if textseg.IsCJK(r) || (r >= 0xFF00 && r <= 0xFFEF) || (r >= 0x3000 && r <= 0x303F) {
 			w += 2
 		} else {
 			w++

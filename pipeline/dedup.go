@@ -82,11 +82,8 @@ func (o DedupOptions) Validate() error {
 	if _, _, err := o.normalizers(); err != nil {
 		errs = append(errs, err)
 	}
-	if _, err := dedup.Cluster(nil, o.config()); err != nil {
+	if err := o.config().Validate(); err != nil {
 		errs = append(errs, err)
-	}
-	if o.NumPerm < 1 && o.Method == dedup.MethodMinHash {
-		errs = append(errs, fmt.Errorf("%w: MinHash signature length %d: want 1 or more", dedup.ErrConfig, o.NumPerm))
 	}
 	return errors.Join(errs...)
 }
@@ -143,11 +140,11 @@ type Clusters struct {
 
 // dedupDoc is the part of a record near-duplicate detection reads.
 type dedupDoc struct {
-	URL              string   `json:"url"`
-	Text             string   `json:"text"`
-	FetchedAt        *string  `json:"fetched_at"`
-	Score            *float64 `json:"score"`
-	BoilerplateRatio *float64 `json:"boilerplate_ratio"`
+	URL              string
+	Text             string
+	FetchedAt        *string
+	Score            *float64
+	BoilerplateRatio *float64
 }
 
 // Dedup reads JSONL records with "url" and "text" (optional "fetched_at",
@@ -166,9 +163,12 @@ func Dedup(r io.Reader, name string, w io.Writer, opts DedupOptions) (DedupSumma
 	var texts []string
 	var sum DedupSummary
 	err = jsonl.ScanLimit(r, name, jsonl.MaxLine, func(line int, b []byte, long bool) error {
-		rec, d, text, err := readDedupRecord(b, norm, simNorm)
-		if long {
-			err = fmt.Errorf("line longer than %d bytes", jsonl.MaxLine)
+		var rec *object
+		var d dedup.Doc
+		var text string
+		err := fmt.Errorf("line longer than %d bytes", jsonl.MaxLine)
+		if !long {
+			rec, d, text, err = readDedupRecord(b, norm, simNorm)
 		}
 		if err != nil {
 			sum.Errors++
@@ -276,9 +276,18 @@ func readDedupRecord(b []byte, norm, simNorm *dedup.Normalizer) (*object, dedup.
 	if err := json.Unmarshal(b, rec); err != nil {
 		return nil, dedup.Doc{}, "", err
 	}
+	// The fields are read from the object's values: the line, text and
+	// all, is parsed once.
 	var dr dedupDoc
-	if err := json.Unmarshal(b, &dr); err != nil {
-		return nil, dedup.Doc{}, "", err
+	for _, f := range []struct {
+		key string
+		dst any
+	}{{"url", &dr.URL}, {"text", &dr.Text}, {"fetched_at", &dr.FetchedAt}, {"score", &dr.Score}, {"boilerplate_ratio", &dr.BoilerplateRatio}} {
+		if v, ok := rec.vals[f.key]; ok {
+			if err := json.Unmarshal(v, f.dst); err != nil {
+				return nil, dedup.Doc{}, "", fmt.Errorf("%q: %w", f.key, err)
+			}
+		}
 	}
 	d := dedup.Doc{URL: dr.URL, TextLen: len(dr.Text), Features: norm.Features(dr.Text)}
 	d.Fingerprint, d.HasFingerprint = simNorm.Fingerprint(dr.Text)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/ascii"
+	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/warc"
 )
@@ -41,7 +42,7 @@ type Input struct {
 	// of the Kind... constants).
 	Kind string
 	// Warnings are what the reader noticed about the input (stray bytes
-	// skipped before it in a WARC); the record lists them.
+	// a WARC reader skipped after it); the record lists them.
 	Warnings []string
 
 	// at says where the page's body can be read again on its own, when
@@ -58,21 +59,17 @@ type locator struct {
 	limit  int    // the page size limit it was read with
 }
 
-// read reads the page's body (and its content type) again; ok is false
-// when the locator names nothing.
-func (l locator) read() (body []byte, contentType string, ok bool, err error) {
-	switch {
-	case l.path == "":
-		return nil, "", false, nil
-	case l.offset < 0:
+// read reads the page's body (and its content type) again; the locator
+// must name a place (path set).
+func (l locator) read() (body []byte, contentType string, err error) {
+	if l.offset < 0 {
 		in := readPage(l.dir, l.path, l.limit)
 		if in.Status != "" {
-			return nil, "", true, errors.New(in.Err)
+			return nil, "", errors.New(in.Err)
 		}
-		return in.Body, "", true, nil
+		return in.Body, "", nil
 	}
-	body, contentType, err = payloadAt(l.path, l.offset)
-	return body, contentType, true, err
+	return payloadAt(l.path, l.offset)
 }
 
 // ReadInputs calls fn for every page of every path, in order: WARC files
@@ -504,7 +501,7 @@ func readPage(dir, p string, limit int) Input {
 		}
 		return in
 	}
-	b, err := ReadPageFile(p, limit)
+	b, err := gz.ReadFileLimit(p, limit)
 	if err != nil {
 		in.Status, in.Err, in.Kind = StatusError, err.Error(), KindRead
 		return in

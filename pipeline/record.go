@@ -107,10 +107,7 @@ func NewRecord(p *extract.Page, source string, o RecordOptions) *Record {
 		r.URL = p.URL.String()
 		r.Site = Site(p.URL.Hostname())
 	}
-	if !p.FetchedAt.IsZero() {
-		s := p.FetchedAt.UTC().Format(time.RFC3339)
-		r.FetchedAt = &s
-	}
+	r.FetchedAt = rfc3339(p.FetchedAt)
 	if o.Markdown {
 		r.Markdown = p.Markdown()
 	}
@@ -166,6 +163,15 @@ func removedByStage(p *extract.Page) map[string]int {
 func Site(host string) string {
 	h := strings.ToLower(host)
 	return strings.TrimPrefix(h, "www.")
+}
+
+// rfc3339 formats a time for a record: nil when it is unknown.
+func rfc3339(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339)
+	return &s
 }
 
 func round4(f float64) float64 {

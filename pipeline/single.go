@@ -10,8 +10,6 @@ import (
 	"os"
 	"sync"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/render"
@@ -63,31 +61,6 @@ func ReadLimited(r io.Reader, limit int) ([]byte, error) {
 		r = io.LimitReader(r, int64(limit)+1)
 	}
 	return io.ReadAll(r)
-}
-
-// ReadPageFile reads a page file, gunzipped when it is gzip, at most
-// limit+1 bytes of it (see ReadLimited): decompression stops there too.
-func ReadPageFile(path string, limit int) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	br := bufio.NewReader(fh)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	b, err := ReadLimited(r, limit)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
 }
 
 // Spool copies a WARC or JSONL stream to a temporary file named for its

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 	"slices"
-	"time"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
@@ -162,11 +161,8 @@ func (s *Stages) Record(ctx context.Context, in Input, sites *Sites, group strin
 // input is no page or failed).
 func (s *Stages) record(ctx context.Context, in Input, parsed *extract.Page, sites *Sites, group string, ro RecordOptions) (*Record, *extract.Page) {
 	if in.Status != "" {
-		r := &Record{URL: in.URL, Source: in.Source, Status: in.Status, Error: in.Err, Score: in.Score, Extra: in.Extra, Kind: in.Kind, Warnings: in.Warnings}
-		if !in.FetchedAt.IsZero() {
-			s := in.FetchedAt.UTC().Format(time.RFC3339)
-			r.FetchedAt = &s
-		}
+		r := &Record{URL: in.URL, Source: in.Source, FetchedAt: rfc3339(in.FetchedAt), Status: in.Status, Error: in.Err,
+			Score: in.Score, Extra: in.Extra, Kind: in.Kind, Warnings: in.Warnings}
 		return r, nil
 	}
 	p, out, err := s.page(ctx, in, parsed, sites, group)

@@ -131,11 +131,10 @@ type SiteLearner struct {
 	first      map[string][]sampleJob // by site, its pages waiting
 	firstOrder []string
 	firstBytes int
-	// reread names, by input sequence, the waiting pages whose bodies
-	// were let go and that Learn must read again (their index in urls);
-	// source reads the inputs again for it (nil: bodies are never let go).
-	reread  map[int]int
-	letGone []sampleJob // the same pages, with where each is stored
+	// letGone are the waiting pages whose bodies were let go and that
+	// Learn must read again, each with where it is stored; source reads
+	// the inputs again for them (nil: bodies are never let go).
+	letGone []sampleJob
 	source  func(fn func(Input) error) error
 
 	held               []Input
@@ -168,7 +167,7 @@ func NewSiteLearner(ctx context.Context, opts Options, hold int64) *SiteLearner 
 	}
 	l := &SiteLearner{ctx: ctx, opts: opts, perGroup: perGroup, perHost: perGroup * 2, sig: sig,
 		hostCount: map[string]int{}, samples: map[int]infholder.Sample{}, sampleRules: map[int]ruleWords{},
-		deferFirst: opts.TemplatesDir == "", first: map[string][]sampleJob{}, reread: map[int]int{},
+		deferFirst: opts.TemplatesDir == "", first: map[string][]sampleJob{},
 		holdMax: hold, holding: hold > 0}
 	workers := opts.workers()
 	l.jobs = make(chan sampleJob, 2*workers)
@@ -220,7 +219,6 @@ func (l *SiteLearner) send(j sampleJob) error {
 func (l *SiteLearner) sendFirst(host string) error {
 	for _, j := range l.first[host] {
 		if j.in.Body == nil {
-			l.reread[j.seq] = j.idx
 			l.letGone = append(l.letGone, j)
 			continue
 		}
@@ -305,16 +303,20 @@ func (l *SiteLearner) hold(in Input) {
 // were let go, and parses them: each on its own when its reader said
 // where it is stored, else in one more reading of all the inputs.
 func (l *SiteLearner) readAgain() error {
-	if len(l.reread) == 0 {
+	if len(l.letGone) == 0 {
 		return nil
 	}
 	if direct, err := l.readEach(); direct || err != nil {
 		return err
 	}
+	idxOf := make(map[int]int, len(l.letGone)) // input sequence -> index in urls
+	for _, j := range l.letGone {
+		idxOf[j.seq] = j.idx
+	}
 	seq := 0
 	return l.source(func(in Input) error {
 		defer func() { seq++ }()
-		if idx, ok := l.reread[seq]; ok {
+		if idx, ok := idxOf[seq]; ok {
 			if in.URL != l.urls[idx] {
 				return fmt.Errorf("pipeline: the input changed between readings (record %d: %s, was %s)", seq, in.URL, l.urls[idx])
 			}
@@ -335,7 +337,7 @@ func (l *SiteLearner) readEach() (done bool, err error) {
 	// In input order: a WARC file is read forwards.
 	sort.Slice(l.letGone, func(a, b int) bool { return l.letGone[a].seq < l.letGone[b].seq })
 	for _, j := range l.letGone {
-		body, ct, _, err := j.in.at.read()
+		body, ct, err := j.in.at.read()
 		if err != nil {
 			return true, fmt.Errorf("pipeline: reading %s again: %w", j.in.URL, err)
 		}

@@ -66,6 +66,9 @@ func (f dedupFlags) options() (pipeline.DedupOptions, error) {
 	if o.Measure, err = dedup.ParseMeasure(f.measure); err != nil {
 		return o, err
 	}
+	if f.numPerm < 1 {
+		return o, fmt.Errorf("--num-perm %d: want 1 or more", f.numPerm)
+	}
 	o.K, o.Threshold, o.NumPerm, o.IDF = f.k, f.threshold, f.numPerm, f.idf
 	o.Normalize = dedup.Options{Shingles: f.shingles, MinWordLen: f.minWordLen}
 	o.SimShingles = f.simShingles

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/pipeline"
 	"github.com/winnow-go/winnow/render"
 )
@@ -139,7 +140,7 @@ func readPage(ctx context.Context, arg string, f extractFlags) (pipeline.Input, 
 			in.URL, in.FetchedAt = u.String(), time.Now()
 		}
 	default:
-		in.Body, err = pipeline.ReadPageFile(arg, f.maxPageBytes)
+		in.Body, err = gz.ReadFileLimit(arg, f.maxPageBytes)
 	}
 	if err != nil {
 		return in, err

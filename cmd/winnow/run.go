@@ -170,8 +170,8 @@ func (f runFlags) check() (*pipeline.DedupOptions, error) {
 	if f.resume && f.out == "-" {
 		return nil, usagef("run: --resume needs --out FILE")
 	}
-	if f.maxPageBytes < 1 {
-		return nil, usagef("run: --max-page-bytes %d: want 1 or more", f.maxPageBytes)
+	if err := atLeast("max-page-bytes", f.maxPageBytes, 1); err != nil {
+		return nil, err
 	}
 	if err := f.baseOptions().Validate(); err != nil {
 		return nil, usagef("run: %v", err)

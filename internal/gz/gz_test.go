@@ -34,3 +34,31 @@ func TestReadFile(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileLimit: a gzipped file and a plain one are read to at most
+// limit+1 bytes of content, the gzipped one decompressed; with no limit,
+// whole.
+func TestReadFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	content := bytes.Repeat([]byte("<p>page</p>"), 1000)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(content)
+	zw.Close()
+	plain, zipped := filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html.gz")
+	os.WriteFile(plain, content, 0o644)
+	os.WriteFile(zipped, z.Bytes(), 0o644)
+	for _, c := range []struct {
+		name  string
+		path  string
+		limit int
+		want  int
+	}{{"plain-cut", plain, 100, 101}, {"gzip-cut", zipped, 100, 101}, {"plain-whole", plain, 0, len(content)}, {"gzip-whole", zipped, 0, len(content)}, {"gzip-under", zipped, 1 << 20, len(content)}} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := ReadFileLimit(c.path, c.limit)
+			if err != nil || len(b) != c.want || !bytes.HasPrefix(content, b) {
+				t.Errorf("%d bytes, err %v; want %d", len(b), err, c.want)
+			}
+		})
+	}
+}
