@@ -28,7 +28,7 @@ var ErrUnknownCharset = errors.New("extract: unknown charset")
 const (
 	ViaBOM       = "bom"
 	ViaHeader    = "http-header"
-	ViaUTF8      = "utf-8-valid"
+	ViaUTF8      = "utf-8-valid" // valid UTF-8, or nearly (see mostlyUTF8)
 	ViaMeta      = "meta"
 	ViaDetection = "detection"
 	ViaForced    = "forced"
@@ -40,8 +40,9 @@ type Decoded struct {
 	Text    []byte // the page as UTF-8
 	Charset string // canonical name of the charset used, e.g. "windows-1251"
 	Via     string // which step chose it (one of the Via* constants)
-	// Invalid counts the bytes of ill-formed UTF-8 that became U+FFFD
-	// when Charset is "utf-8"; zero for the other charsets.
+	// Invalid counts the bytes of the ill-formed UTF-8 sequences repaired
+	// when Charset is "utf-8" (each sequence became U+FFFD, or was dropped
+	// inside markup; see repairUTF8); zero for the other charsets.
 	Invalid int
 }
 
@@ -52,8 +53,8 @@ type Decoded struct {
 // (gogs/chardet, re-checked below). A declared charset whose decoding is
 // clearly wrong (a declared UTF-8 whose non-ASCII bytes are mostly
 // ill-formed, see declaredUTF8) goes to detection. A page read as UTF-8
-// keeps its few ill-formed bytes as U+FFFD, one per ill-formed sequence,
-// and counts them in Decoded.Invalid. GB2312 and GBK are decoded as
+// repairs its few ill-formed sequences (U+FFFD in text, dropped inside
+// markup; see repairUTF8) and counts their bytes in Decoded.Invalid. GB2312 and GBK are decoded as
 // GB18030, their superset, because pages labelled GB2312 routinely use
 // GBK characters.
 func Decode(b []byte, contentType string) (Decoded, error) {

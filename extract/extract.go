@@ -129,7 +129,7 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 	p.Doc = doc
 	p.Title, p.Lang = headInfo(doc)
 	p.Blocks, p.names = segment(doc)
-	if words(p.Blocks) == 0 {
+	if all, _ := p.Words(); all == 0 {
 		noscriptFallback(p, dec.Text)
 	}
 	if p.Lang == "" {

@@ -32,21 +32,23 @@ func (c *classifier) keepShortItems() {
 		parent *html.Node
 		tag    string
 	}
-	inside := map[kin]bool{} // where the region's blocks sit
 	for _, b := range c.page.Blocks {
 		if b.Label == Content && b.Words > 0 && !headOfPage(b) {
 			return
 		}
-		if b.Words >= longItemWords && b.LinkDensity() <= 0.5 {
+		if b.Words >= longItemWords && b.LinkDensity() <= maxLinkDensity {
 			return // the page has running text the classifier judged: not a page of short items
 		}
+	}
+	inside := map[kin]bool{} // where the region's blocks sit
+	for _, b := range c.page.Blocks {
 		if r := lastReason(b); b.Node != nil && r.Rule != ReasonOutsideRegion {
 			inside[kin{b.Node.Parent, b.Node.Data}] = true
 		}
 	}
 	var items []*Block
 	for _, b := range c.page.Blocks {
-		if b.Label != Boilerplate || b.Words == 0 || b.LinkDensity() > 0.5 || !onlyDensity(b) {
+		if b.Label != Boilerplate || b.Words == 0 || b.LinkDensity() > maxLinkDensity || !onlyDensity(b) {
 			continue
 		}
 		r := lastReason(b)

@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 
+	"github.com/winnow-go/winnow/internal/ascii"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -19,7 +20,7 @@ const WarnNoscript = "noscript: the page has no text outside <noscript>; its <no
 // would, that content becomes elements and blocks. The page keeps its
 // first tree when the second has no text either.
 func noscriptFallback(p *Page, text []byte) {
-	if !bytes.Contains(bytes.ToLower(text), []byte("<noscript")) {
+	if ascii.IndexFold(text, "<noscript") < 0 {
 		return
 	}
 	doc, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(false))
@@ -28,7 +29,7 @@ func noscriptFallback(p *Page, text []byte) {
 	}
 	unwrapNoscript(doc)
 	blocks, names := segment(doc)
-	if words(blocks) == 0 {
+	if all, _ := (&Page{Blocks: blocks}).Words(); all == 0 {
 		return
 	}
 	p.Doc, p.Blocks, p.names = doc, blocks, names
@@ -54,13 +55,4 @@ func unwrapNoscript(n *html.Node) {
 		}
 		c = next
 	}
-}
-
-// words is the number of words of the blocks.
-func words(blocks []*Block) int {
-	n := 0
-	for _, b := range blocks {
-		n += b.Words
-	}
-	return n
 }

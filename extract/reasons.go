@@ -1,8 +1,9 @@
 package extract
 
 // The reasons of the density stage. Each block that the density classifier
-// labels gets one Reason with Stage "density" and one of these Rule
-// strings; they appear in the JSON block output (`"rule": "outside-region"`)
+// labels gets a Reason with Stage "density" and one of these Rule strings
+// (a second one when a later rule changes its label: short-edge, tail,
+// short-items, author, lead; the last one decides); they appear in the JSON block output (`"rule": "outside-region"`)
 // and their values never change. The classifier itself is described at the
 // top of density.go: boilerpipe's method (Kohlschütter, Fankhauser, Nejdl,
 // "Boilerplate Detection using Shallow Text Features", WSDM 2010), as seed

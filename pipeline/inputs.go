@@ -264,7 +264,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 				}
 				continue // CSS, scripts, images: resources, not pages
 			default:
-				in.Body = resp.Body // ParseResponse's own copy
+				in.Body = resp.Body // a slice of the record's own block (SetOwnBlocks)
 				in.at = locator{path: path, offset: rec.Offset}
 			}
 		case "resource":
@@ -284,7 +284,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			if !ok {
 				// Only a revisit of a page is a page: its own HTTP header
 				// (when it has one) says what it was.
-				if resp, err := warc.ParseResponse(rec.Block); err != nil || !isHTML(resp.Header.Get("Content-Type"), nil) {
+				if resp, err := warc.ParseResponseOwned(rec.Block); err != nil || !isHTML(resp.Header.Get("Content-Type"), nil) {
 					continue
 				}
 				in.Status, in.Err, in.Kind = StatusSkipped, "revisit: the payload is not in the input", KindRevisit
@@ -335,7 +335,7 @@ func payloadAt(path string, offset int64) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return bytes.Clone(resp.Body), resp.Header.Get("Content-Type"), nil
+	return resp.Body, resp.Header.Get("Content-Type"), nil // ParseResponse's own copy
 }
 
 // readJSONL reads objects with "url" and "html" (optional "fetched_at",

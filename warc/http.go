@@ -34,7 +34,8 @@ type Response struct {
 // ParseResponse reads an HTTP response from a record block: the status
 // line, the headers, and the body, de-chunked when Transfer-Encoding is
 // chunked and decompressed when Content-Encoding is gzip or deflate and the
-// body really is. A body cut short is returned as far as it goes.
+// body really is. A body cut short is returned as far as it goes. The body
+// is a buffer of its own: the block may be reused.
 func ParseResponse(block []byte) (*Response, error) {
 	return parseResponse(block, true)
 }
@@ -69,13 +70,9 @@ func parseResponse(block []byte, copyBody bool) (*Response, error) {
 		hdr = textproto.MIMEHeader{}
 	}
 	// The body is the rest of the block: what the buffer holds and what
-	// it has not read yet. It is copied at its size (the block is the
-	// reader's, reused for the next record).
+	// it has not read yet.
 	rest := br.Buffered() + rd.Len()
 	body := block[len(block)-rest:]
-	if copyBody {
-		body = bytes.Clone(body)
-	}
 	resp := &Response{StatusCode: code, Status: status, Header: hdr, Body: body}
 	if strings.Contains(strings.ToLower(hdr.Get("Transfer-Encoding")), "chunked") {
 		if dechunked, ok := dechunk(body); ok {
@@ -97,6 +94,11 @@ func parseResponse(block []byte, copyBody bool) (*Response, error) {
 		} else if out, err := io.ReadAll(flate.NewReader(bytes.NewReader(resp.Body))); err == nil && len(out) > 0 {
 			resp.Body, resp.Decoded = out, true
 		}
+	}
+	if copyBody && len(resp.Body) > 0 && &resp.Body[0] == &body[0] {
+		// Still a slice of the block, which the reader reuses: copied at
+		// its size. A de-chunked or decoded body is a buffer of its own.
+		resp.Body = bytes.Clone(resp.Body)
 	}
 	return resp, nil
 }

@@ -150,9 +150,8 @@ type Reader struct {
 func (r *Reader) SetOwnBlocks(own bool) { r.own = own }
 
 // Skipped is the number of stray bytes skipped between records: after a
-// block followed by a blank line and bytes that are no record (see the
-// package comment), or after a malformed record while looking for the
-// next one.
+// block and its line ends, bytes that are no record (see the package
+// comment), or after a malformed record while looking for the next one.
 func (r *Reader) Skipped() int64 { return r.skipped }
 
 // NewReader reads WARC records from r, which it never closes. A gzip

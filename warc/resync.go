@@ -250,8 +250,8 @@ func (r *Reader) pastEnd(start, n int64, restart []byte, rerr error) error {
 	return r.cut(start, rerr, fmt.Errorf("%w: block of %d bytes: %v", ErrTruncated, n, rerr))
 }
 
-// blockFits reads past a block of n bytes held in block and moves to the
-// next record. It returns nil when the record stands.
+// blockFits reads past a block held in block and moves to the next
+// record. It returns nil when the record stands.
 func (r *Reader) blockFits(start int64, block []byte) error {
 	return r.checkEnd(start, int64(len(block)), func() []byte {
 		next, _ := r.body.Peek(startLookahead)

@@ -42,21 +42,11 @@ type Rule struct {
 	// TypicalWords is the usual word count of the content (written by
 	// rules suggest); the content is broken when far below it.
 	TypicalWords int
-
-	// find, when set, finds a selector's elements in place of
-	// Selector.Find: rule suggestion scores many rules with the same
-	// selectors on the same pages and remembers what they found.
-	find func(Selector, *html.Node) ([]*html.Node, error)
 }
 
-// findIn finds a selector's elements, through the rule's memo when it
-// has one.
-func (r *Rule) findIn(s Selector, doc *html.Node) ([]*html.Node, error) {
-	if r.find != nil {
-		return r.find(s, doc)
-	}
-	return s.Find(doc)
-}
+// finder finds a selector's elements in a tree: Selector.Find, or, while
+// rules are suggested, a memo of what it found.
+type finder func(Selector, *html.Node) ([]*html.Node, error)
 
 // Selector is one XPath or CSS selector.
 type Selector struct {
@@ -244,9 +234,9 @@ type selection struct {
 	err     error
 }
 
-func (r *Rule) selectBlocks(p *extract.Page) selection {
+func (r *Rule) selectBlocks(p *extract.Page, find finder) selection {
 	var s selection
-	dropped, err := r.elements(p.Doc, r.Drop)
+	dropped, err := r.elements(p.Doc, r.Drop, find)
 	if err != nil {
 		s.err = err
 		return s
@@ -260,7 +250,7 @@ func (r *Rule) selectBlocks(p *extract.Page) selection {
 	if len(r.Content) == 0 {
 		return s
 	}
-	content, err := r.content(p.Doc)
+	content, err := r.content(p.Doc, find)
 	if err != nil {
 		s.err = err
 		return s
@@ -353,7 +343,7 @@ func ownText(n *html.Node, blocks map[*html.Node][]*extract.Block) string {
 // selects nothing. It labels nothing: a batch run takes the median over
 // its sampled pages as the site's usual figure.
 func (r *Rule) ContentWords(p *extract.Page) int {
-	s := r.selectBlocks(p)
+	s := r.selectBlocks(p, Selector.Find)
 	if s.err != nil || s.inside == nil || s.matched == 0 {
 		return -1
 	}
@@ -373,7 +363,7 @@ func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
 	if typical <= 0 {
 		typical = r.TypicalWords
 	}
-	s := r.selectBlocks(p)
+	s := r.selectBlocks(p, Selector.Find)
 	if s.err != nil {
 		return r.broken(out, s.err.Error())
 	}
@@ -392,7 +382,7 @@ func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
 	}
 	if len(s.drop) > 0 {
 		out.Dropped = p.Remove(s.drop, Stage)
-		if s = r.selectBlocks(p); s.err != nil {
+		if s = r.selectBlocks(p, Selector.Find); s.err != nil {
 			return r.broken(out, s.err.Error())
 		}
 	}
@@ -440,10 +430,10 @@ func (r *Rule) broken(out Outcome, reason string) Outcome {
 }
 
 // elements is the set of elements any of the selectors matches.
-func (r *Rule) elements(doc *html.Node, sels []Selector) (map[*html.Node]bool, error) {
+func (r *Rule) elements(doc *html.Node, sels []Selector, find finder) (map[*html.Node]bool, error) {
 	set := map[*html.Node]bool{}
 	for _, s := range sels {
-		nodes, err := r.findIn(s, doc)
+		nodes, err := find(s, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -457,9 +447,9 @@ func (r *Rule) elements(doc *html.Node, sels []Selector) (map[*html.Node]bool, e
 // content is the elements of the first content selector that matches an
 // element with text: several selectors are alternatives, as for a site
 // that serves an old and a new layout (XPath's | gives a union).
-func (r *Rule) content(doc *html.Node) (map[*html.Node]bool, error) {
+func (r *Rule) content(doc *html.Node, find finder) (map[*html.Node]bool, error) {
 	for _, s := range r.Content {
-		nodes, err := r.findIn(s, doc)
+		nodes, err := find(s, doc)
 		if err != nil {
 			return nil, err
 		}

@@ -64,8 +64,8 @@ func Suggest(host string, all []*extract.Page) *Suggestion {
 		}
 	}
 	memo := newFindMemo()
-	r := &Rule{Name: host, Hosts: []string{host}, find: memo.find}
-	defer func() { r.find = nil }()
+	find := memo.find
+	r := &Rule{Name: host, Hosts: []string{host}}
 	left := slices.Clone(pages)
 	for alt := range maxAlternatives {
 		type ranked struct {
@@ -77,7 +77,7 @@ func Suggest(host string, all []*extract.Page) *Suggestion {
 		scores := make([]score, len(cands))
 		par.Each(len(cands), runtime.GOMAXPROCS(0), func(i int) {
 			if !slices.ContainsFunc(r.Content, func(s Selector) bool { return s.Src == cands[i].Src }) {
-				scores[i] = scoreRule(&Rule{Content: []Selector{cands[i]}, find: memo.find}, left)
+				scores[i] = scoreRule(&Rule{Content: []Selector{cands[i]}}, left, find)
 			}
 		})
 		var rs []ranked
@@ -101,15 +101,15 @@ func Suggest(host string, all []*extract.Page) *Suggestion {
 			var best *Rule
 			var bestScore score
 			for _, c := range rs[:min(5, len(rs))] {
-				try := &Rule{Content: []Selector{widen(c.sel, left, memo)}, find: memo.find}
-				addDrops(try, left)
-				if sc := scoreRule(try, left); best == nil || sc.better(bestScore, try.Content[0].Src, best.Content[0].Src) {
+				try := &Rule{Content: []Selector{widen(c.sel, left, find)}}
+				addDrops(try, left, find)
+				if sc := scoreRule(try, left, find); best == nil || sc.better(bestScore, try.Content[0].Src, best.Content[0].Src) {
 					best, bestScore = try, sc
 				}
 			}
 			r.Content, r.Drop = best.Content, best.Drop
 		} else {
-			r.Content = append(r.Content, widen(chosen, left, memo))
+			r.Content = append(r.Content, widen(chosen, left, find))
 		}
 		var rest []*extract.Page
 		for _, p := range left {
@@ -125,8 +125,8 @@ func Suggest(host string, all []*extract.Page) *Suggestion {
 	if len(r.Content) == 0 {
 		return nil
 	}
-	addDrops(r, pages)
-	sc := scoreRule(r, all)
+	addDrops(r, pages, find)
+	sc := scoreRule(r, all, find)
 	var words []int
 	for _, p := range all {
 		words = append(words, r.ContentWords(p))
@@ -158,12 +158,12 @@ const maxUnion = 4
 // hold content blocks it leaves out on the pages (a headline above the
 // article body, a product's title above its description), each kept when
 // it raises the F1 by at least 0.002.
-func widen(sel Selector, pages []*extract.Page, memo *findMemo) Selector {
+func widen(sel Selector, pages []*extract.Page, find finder) Selector {
 	if sel.xp == nil {
 		return sel
 	}
 	for range maxUnion - 1 {
-		base := scoreRule(&Rule{Content: []Selector{sel}, find: memo.find}, pages)
+		base := scoreRule(&Rule{Content: []Selector{sel}}, pages, find)
 		seen := map[string]int{}
 		var pool []string
 		for _, p := range pages {
@@ -195,7 +195,7 @@ func widen(sel Selector, pages []*extract.Page, memo *findMemo) Selector {
 			if err != nil {
 				continue
 			}
-			if sc := scoreRule(&Rule{Content: []Selector{u}, find: memo.find}, pages); sc.f1() >= bestScore.f1()+0.002 && (best.xp == nil || sc.better(bestScore, u.Src, best.Src)) {
+			if sc := scoreRule(&Rule{Content: []Selector{u}}, pages, find); sc.f1() >= bestScore.f1()+0.002 && (best.xp == nil || sc.better(bestScore, u.Src, best.Src)) {
 				best, bestScore = u, sc
 			}
 		}
@@ -250,13 +250,10 @@ func kindRank(src string) int {
 
 // scoreRule applies the rule's selection (content, drops) to labelled
 // pages without changing them and counts content words.
-func scoreRule(r *Rule, pages []*extract.Page) score {
-	// Pages are scored on the cores, each into its own slot; the sums do
-	// not depend on the order.
-	per := make([]score, len(pages))
-	par.Each(len(pages), runtime.GOMAXPROCS(0), func(i int) { per[i] = scorePage(r, pages[i]) })
+func scoreRule(r *Rule, pages []*extract.Page, find finder) score {
 	var s score
-	for _, ps := range per {
+	for _, p := range pages {
+		ps := scorePage(r, p, find)
 		s.tp, s.fp, s.fn, s.matched = s.tp+ps.tp, s.fp+ps.fp, s.fn+ps.fn, s.matched+ps.matched
 	}
 	return s
@@ -297,9 +294,9 @@ func (fm *findMemo) find(s Selector, doc *html.Node) ([]*html.Node, error) {
 }
 
 // scorePage is scoreRule on one page.
-func scorePage(r *Rule, p *extract.Page) score {
+func scorePage(r *Rule, p *extract.Page, find finder) score {
 	var s score
-	sel := r.selectBlocks(p)
+	sel := r.selectBlocks(p, find)
 	if sel.err != nil || sel.matched == 0 {
 		for _, b := range p.Blocks {
 			if b.Label == extract.Content {
@@ -431,12 +428,12 @@ func named(e *html.Node) []string {
 // hold only boilerplate on the pages where they occur: a share bar or
 // related links inside the article, or a dateline, byline or hidden link
 // inside one of its blocks. Each is kept when it raises the F1.
-func addDrops(r *Rule, pages []*extract.Page) {
+func addDrops(r *Rule, pages []*extract.Page, find finder) {
 	type agg struct{ pages, bw, cw int }
 	stats := map[string]*agg{}
 	var order []string
 	for _, p := range pages {
-		content, err := r.content(p.Doc)
+		content, err := r.content(p.Doc, find)
 		if err != nil || len(content) == 0 {
 			continue
 		}
@@ -510,7 +507,7 @@ func addDrops(r *Rule, pages []*extract.Page) {
 	}
 	sort.Strings(order)
 	sort.SliceStable(order, func(i, j int) bool { return stats[order[i]].bw > stats[order[j]].bw })
-	base := scoreRule(r, pages).f1()
+	base := scoreRule(r, pages, find).f1()
 	for _, d := range order {
 		a := stats[d]
 		if a.bw == 0 || a.cw*20 > a.bw || 10*a.pages < 3*len(pages) || len(r.Drop) >= 12 {
@@ -521,7 +518,7 @@ func addDrops(r *Rule, pages []*extract.Page) {
 			continue
 		}
 		r.Drop = append(r.Drop, s)
-		if f := scoreRule(r, pages).f1(); f > base {
+		if f := scoreRule(r, pages, find).f1(); f > base {
 			base = f
 		} else {
 			r.Drop = r.Drop[:len(r.Drop)-1]

@@ -18,25 +18,16 @@ const MaxLine = 256 << 20
 // first error of fn, returned as it is, or of reading, returned after
 // name (the file's).
 func Scan(r io.Reader, name string, fn func(line int, b []byte) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), MaxLine)
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
+	return ScanLimit(r, name, MaxLine, func(line int, b []byte, long bool) error {
+		if long {
+			return fmt.Errorf("%s: line %d: %w", name, line, bufio.ErrTooLong)
 		}
-		if err := fn(line, b); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+		return fn(line, b)
+	})
 }
 
 // ScanLimit is Scan with a bound on a line: a line longer than limit
-// bytes (after trimming, counted as read) is not kept: fn gets its number
+// bytes (counted before trimming) is not kept: fn gets its number
 // and a nil b with long set, and reading goes on at the next line, so
 // memory stays within limit whatever the input. limit <= 0 means MaxLine.
 func ScanLimit(r io.Reader, name string, limit int, fn func(line int, b []byte, long bool) error) error {
@@ -53,7 +44,11 @@ func ScanLimit(r io.Reader, name string, limit int, fn func(line int, b []byte, 
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
 			if !long {
-				if len(buf)+len(chunk) > limit+1 { // +1: the line break
+				n := len(chunk)
+				if n > 0 && chunk[n-1] == '\n' {
+					n-- // the line break is no part of the line
+				}
+				if len(buf)+n > limit {
 					long, buf = true, buf[:0]
 				} else {
 					buf = append(buf, chunk...)

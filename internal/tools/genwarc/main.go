@@ -12,7 +12,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/internal/synth"
 	"github.com/winnow-go/winnow/pipeline"
@@ -57,15 +57,11 @@ func synthetic(w io.Writer, pages int) error {
 func real(w io.Writer, inputs []string, urlFile string) error {
 	byID := map[string]string{}
 	if urlFile != "" {
-		b, err := os.ReadFile(urlFile)
+		rows, err := jsonl.ReadFile[struct{ ID, URL string }](urlFile)
 		if err != nil {
 			return err
 		}
-		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			var m struct{ ID, URL string }
-			if err := json.Unmarshal([]byte(line), &m); err != nil {
-				return fmt.Errorf("%s: %w", urlFile, err)
-			}
+		for _, m := range rows {
 			byID[m.ID] = m.URL
 		}
 	}
