@@ -10,11 +10,6 @@ import (
 	"github.com/winnow-go/winnow/internal/shareddata"
 )
 
-type refText struct {
-	ID   string `json:"id"`
-	Text string `json:"text"`
-}
-
 // refScore holds the fields of every reference score file; each set uses
 // some of them.
 type refScore struct {
@@ -49,17 +44,13 @@ func TestScorerReproducesReference(t *testing.T) {
 			for _, tool := range SetPeers(set) {
 				t.Run(tool, func(t *testing.T) {
 					base := filepath.Join(data, "reference", set+"."+tool)
-					texts, err := jsonl.ReadFile[refText](base + ".jsonl")
+					out, err := ReferenceTexts(data, set, tool)
 					if err != nil {
 						t.Fatal(err)
 					}
 					scores, err := jsonl.ReadFile[refScore](base + ".scores.jsonl")
 					if err != nil {
 						t.Fatal(err)
-					}
-					out := map[string]string{}
-					for _, r := range texts {
-						out[r.ID] = r.Text
 					}
 					if len(scores) != len(ds.Pages) {
 						t.Fatalf("%d reference scores for %d pages", len(scores), len(ds.Pages))

@@ -78,10 +78,20 @@ func Losses(ds *Dataset, mine, other *Result) []Loss {
 // ReferenceResult scores a peer's stored outputs
 // (reference/<set>.<tool>.jsonl) on ds.
 func ReferenceResult(dataDir string, ds *Dataset, tool string) (*Result, error) {
+	texts, err := ReferenceTexts(dataDir, ds.Name, tool)
+	if err != nil {
+		return nil, err
+	}
+	return Score(ds, texts), nil
+}
+
+// ReferenceTexts reads a peer's stored outputs on a set
+// (reference/<set>.<tool>.jsonl): the text by page ID.
+func ReferenceTexts(dataDir, set, tool string) (map[string]string, error) {
 	rows, err := jsonl.ReadFile[struct {
 		ID   string `json:"id"`
 		Text string `json:"text"`
-	}](referencePath(dataDir, ds.Name, tool))
+	}](referencePath(dataDir, set, tool))
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +99,7 @@ func ReferenceResult(dataDir string, ds *Dataset, tool string) (*Result, error) 
 	for _, r := range rows {
 		texts[r.ID] = r.Text
 	}
-	return Score(ds, texts), nil
+	return texts, nil
 }
 
 func referencePath(dataDir, set, tool string) string {

@@ -32,13 +32,9 @@ func TestCleanPortalReference(t *testing.T) {
 	for _, tool := range []string{"go-trafilatura", "go-readability"} {
 		t.Run(tool, func(t *testing.T) {
 			base := filepath.Join(data, "reference", "cleanportaleval."+tool)
-			texts, err := jsonl.ReadFile[refText](base + ".jsonl")
+			out, err := ReferenceTexts(data, "cleanportaleval", tool)
 			if err != nil {
 				t.Fatal(err)
-			}
-			out := map[string]string{}
-			for _, r := range texts {
-				out[r.ID] = r.Text
 			}
 			scores, err := jsonl.ReadFile[struct {
 				ID string `json:"id"`
