@@ -23,7 +23,8 @@ const baselineFile = "testdata/baseline.json"
 // TestExtractBaseline runs winnow on every extraction set and fails when
 // any F1 falls more than baselineSlack below testdata/baseline.json, so a
 // regression cannot land unnoticed; a set with page types (wcxb-dev-even)
-// also has a bar per type, under "<set>/<type>". Run with -update-baseline
+// also has a bar per type, under "<set>/<type>", and one for the page-type
+// accuracy, under "<set>/page_type_accuracy". Run with -update-baseline
 // after an improvement to raise the bar: it never lowers a bar already in
 // the file (edit the file by hand to do that).
 func TestExtractBaseline(t *testing.T) {
@@ -48,7 +49,7 @@ func TestExtractBaseline(t *testing.T) {
 		if want, ok := base[key]; !ok {
 			t.Errorf("%s: no baseline in %s", key, baselineFile)
 		} else if f1 < want-baselineSlack {
-			t.Errorf("%s: F1 %.4f fell below the baseline %.4f by more than %.3f", key, f1, want, baselineSlack)
+			t.Errorf("%s: %.4f fell below the baseline %.4f by more than %.3f", key, f1, want, baselineSlack)
 		}
 	}
 	for _, name := range ExtractDatasets {
@@ -64,6 +65,11 @@ func TestExtractBaseline(t *testing.T) {
 			measured++
 			t.Logf("%-13s pages %4d  P %.4f  R %.4f  F1 %.4f  (baseline %.4f)", name, res.Pages, res.Precision, res.Recall, res.F1, base[name])
 			check(t, name, res.F1)
+			if acc := res.PageTypeAccuracy; acc != nil {
+				key := name + "/page_type_accuracy"
+				t.Logf("  %-28s pages %4d  accuracy %.4f  (baseline %.4f)", key, res.Pages, *acc, base[key])
+				check(t, key, *acc)
+			}
 			for _, ty := range res.Types {
 				key := name + "/" + ty.Type
 				t.Logf("  %-28s pages %4d  F1 %.4f  (baseline %.4f)", key, ty.Pages, ty.F1, base[key])

@@ -127,6 +127,12 @@ func (r *ExtractReport) writeTypes(w io.Writer, width int) error {
 		row(t.Type, t.Pages, t.F1, func(pr *Result) float64 { return pr.ByType[t.Type] })
 	}
 	row("all", r.Result.Pages, r.Result.F1, func(pr *Result) float64 { return pr.F1 })
+	if c := r.Result.PageTypes; c != nil {
+		fmt.Fprintf(w, "\npage type accuracy %.4f (%d pages); gold rows, guessed columns:\n", *r.Result.PageTypeAccuracy, r.Result.Pages)
+		if err := c.WriteText(w); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(w, "\nsnippets found (mean share per page; with: higher is better, without: lower):\n")
 	rates := func(name string, res *Result) error {
 		_, err := fmt.Fprintf(w, "%-*s with %.4f  without %.4f\n", width, name, *res.WithRate, *res.WithoutRate)

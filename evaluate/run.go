@@ -10,41 +10,55 @@ import (
 	"github.com/winnow-go/winnow/pipeline"
 )
 
+// Extraction is what an Extractor gives for one page: the text that is
+// scored and, from extractors that guess it, the page type (scored
+// against a set's page types, as wcxb-dev-even has them).
+type Extraction struct {
+	Text     string
+	PageType string // "" when the extractor does not guess page types
+}
+
 // Extractor turns one evaluation page into the text that is scored.
-type Extractor func(p *Page) (string, error)
+type Extractor func(p *Page) (Extraction, error)
 
 // WinnowExtractor extracts each page on its own through the stages of
 // st, as winnow extract and winnow run --single-page do; the page URL is
-// filled in per page.
+// filled in per page. The page type is the one the stages gave the page
+// (extract.ClassifyType).
 func WinnowExtractor(ctx context.Context, st pipeline.Stages) Extractor {
-	return func(p *Page) (string, error) {
+	return func(p *Page) (Extraction, error) {
 		pg, _, err := st.Page(ctx, pipeline.Input{URL: p.URL, Body: p.HTML}, nil, "")
 		if err != nil {
-			return "", err
+			return Extraction{}, err
 		}
-		return pg.Text(), nil
+		return Extraction{Text: pg.Text(), PageType: string(pg.Type)}, nil
 	}
 }
 
 // RunExtract extracts every page of ds with workers goroutines (0 means
-// GOMAXPROCS) and scores the texts. A page whose extraction fails scores
-// as empty output; its error is returned in errs by page ID.
+// GOMAXPROCS) and scores the texts, and the page types where ds has them
+// (Result.PageTypes). A page whose extraction fails scores as empty
+// output; its error is returned in errs by page ID.
 func RunExtract(ds *Dataset, fn Extractor, workers int) (res *Result, texts map[string]string, errs map[string]error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	out := make([]string, len(ds.Pages))
+	out := make([]Extraction, len(ds.Pages))
 	fails := make([]error, len(ds.Pages))
 	par.Each(len(ds.Pages), workers, func(i int) { out[i], fails[i] = fn(&ds.Pages[i]) })
 	texts = make(map[string]string, len(ds.Pages))
+	types := make([]string, len(ds.Pages))
 	errs = make(map[string]error)
 	for i, p := range ds.Pages {
-		texts[p.ID] = out[i]
+		texts[p.ID] = out[i].Text
+		types[i] = out[i].PageType
 		if fails[i] != nil {
 			errs[p.ID] = fails[i]
 		}
 	}
-	return Score(ds, texts), texts, errs
+	res = Score(ds, texts)
+	res.scorePageTypes(ds, types)
+	return res, texts, errs
 }
 
 // Loss is a page where another system scored a higher F1 than winnow.

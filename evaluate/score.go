@@ -31,7 +31,12 @@ type Result struct {
 	WithRate    *float64           `json:"with_rate,omitempty"`
 	WithoutRate *float64           `json:"without_rate,omitempty"`
 	Types       []TypeF1           `json:"-"` // ByType, most pages first
-	PerPage     []PageScore        `json:"-"`
+	// The share of pages whose page type the extractor guessed right,
+	// and the confusion behind it (sets with page types, extractors that
+	// guess them).
+	PageTypeAccuracy *float64       `json:"page_type_accuracy,omitempty"`
+	PageTypes        *TypeConfusion `json:"-"`
+	PerPage          []PageScore    `json:"-"`
 }
 
 // ScorePage scores one extracted text against a page's gold.

@@ -1,6 +1,9 @@
 package evaluate
 
 import (
+	"fmt"
+	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -141,4 +144,85 @@ func byType(ds *Dataset, scores []PageScore) []TypeF1 {
 		return out[i].Type < out[j].Type
 	})
 	return out
+}
+
+// TypeConfusion counts pages by gold page type (rows) and guessed page
+// type (columns).
+type TypeConfusion struct {
+	Gold      []string // row names: the set's types, most pages first, then by name
+	Predicted []string // column names: Gold, then any other guessed type by name
+	Counts    [][]int  // Counts[gold][predicted]
+}
+
+// scorePageTypes sets r's page-type accuracy and confusion from the types
+// guessed for the pages of ds (in the order of ds.Pages). It does nothing
+// when ds has no page types or no type was guessed.
+func (r *Result) scorePageTypes(ds *Dataset, guessed []string) {
+	if r.Types == nil || !slices.ContainsFunc(guessed, func(s string) bool { return s != "" }) {
+		return
+	}
+	guessed = slices.Clone(guessed)
+	for i, g := range guessed {
+		if g == "" {
+			guessed[i] = "none" // the page failed
+		}
+	}
+	c := &TypeConfusion{}
+	for _, t := range r.Types {
+		c.Gold = append(c.Gold, t.Type)
+	}
+	c.Predicted = slices.Clone(c.Gold)
+	var extra []string
+	for _, g := range guessed {
+		if !slices.Contains(c.Predicted, g) && !slices.Contains(extra, g) {
+			extra = append(extra, g)
+		}
+	}
+	sort.Strings(extra)
+	c.Predicted = append(c.Predicted, extra...)
+	c.Counts = make([][]int, len(c.Gold))
+	for i := range c.Counts {
+		c.Counts[i] = make([]int, len(c.Predicted))
+	}
+	right := 0
+	for i, p := range ds.Pages {
+		gi, pi := slices.Index(c.Gold, p.Type), slices.Index(c.Predicted, guessed[i])
+		c.Counts[gi][pi]++
+		if p.Type == guessed[i] {
+			right++
+		}
+	}
+	acc := float64(right) / float64(len(ds.Pages))
+	r.PageTypeAccuracy, r.PageTypes = &acc, c
+}
+
+// WriteText writes the matrix as a table with each row's recall and each
+// column's precision.
+func (c *TypeConfusion) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%-16s", "gold \\ guessed")
+	for _, p := range c.Predicted {
+		fmt.Fprintf(w, " %8.8s", p)
+	}
+	fmt.Fprintf(w, " %7s\n", "recall")
+	colSum := make([]int, len(c.Predicted))
+	for i, g := range c.Gold {
+		fmt.Fprintf(w, "%-16s", g)
+		all := 0
+		for j, n := range c.Counts[i] {
+			fmt.Fprintf(w, " %8d", n)
+			all += n
+			colSum[j] += n
+		}
+		fmt.Fprintf(w, " %7.3f\n", float64(c.Counts[i][i])/float64(max(all, 1)))
+	}
+	fmt.Fprintf(w, "%-16s", "precision")
+	for j := range c.Predicted {
+		right := 0
+		if j < len(c.Gold) {
+			right = c.Counts[j][j]
+		}
+		fmt.Fprintf(w, " %8.3f", float64(right)/float64(max(colSum[j], 1)))
+	}
+	_, err := fmt.Fprintln(w)
+	return err
 }

@@ -40,7 +40,7 @@ table.legend{border-collapse:collapse;margin:.6em 0 1.2em;font-size:13px}
 </style></head><body>
 <h1>{{.Title}}</h1>
 <p><span class="chip content">content</span><span class="chip boilerplate">boilerplate</span><span class="chip boilerplate template">site template</span>
-{{.URL}} · charset {{.Charset}} · lang {{.Lang}} · {{.Kept}} of {{.All}} words kept{{range .Warnings}} · ⚠ {{.}}{{end}}</p>
+{{.URL}} · charset {{.Charset}} · lang {{.Lang}} · page type <b class="pagetype">{{.Type}}</b>{{with .TypeEvidence}} <small>({{.}})</small>{{end}} · {{.Kept}} of {{.All}} words kept{{range .Warnings}} · ⚠ {{.}}{{end}}</p>
 {{if .Legend}}<table class="legend">
 {{range .Legend}}<tr class="legend-line"><td><span class="chip {{.Class}}">{{.Key}}</span></td><td class="n">{{if eq .Blocks 1}}1 block · {{.Words}}w{{else if .Blocks}}{{.Blocks}} blocks · {{.Words}}w{{else if .Words}}{{.Words}}w{{else}}hover only{{end}}</td><td>{{or .Text "(no legend line: see the stage's package)"}}{{with .Names}} ({{.}}){{end}}</td></tr>
 {{end}}</table>
@@ -157,11 +157,18 @@ func (p *Page) WriteDebugHTML(w io.Writer) error {
 	all, kept := p.Words()
 	data := struct {
 		Title, URL, Charset, Lang string
+		Type                      PageType
+		TypeEvidence              string
 		All, Kept                 int
 		Warnings                  []string
 		Legend                    []legendLine
 		Blocks                    []debugBlock
-	}{Title: p.Title, Charset: p.Charset, Lang: p.Lang, All: all, Kept: kept, Warnings: p.Warnings}
+	}{Title: p.Title, Charset: p.Charset, Lang: p.Lang, All: all, Kept: kept, Warnings: p.Warnings,
+		Type: p.Type, TypeEvidence: strings.Join(p.TypeEvidence, " ")}
+	if data.Type == "" { // a page no pipeline labelled
+		tg := ClassifyType(p)
+		data.Type, data.TypeEvidence = tg.Type, strings.Join(tg.Evidence, " ")
+	}
 	if p.URL != nil {
 		data.URL = p.URL.String()
 	}

@@ -110,6 +110,12 @@ type Page struct {
 	Warnings  []string // problems that did not stop extraction (e.g. depth fallback)
 	Truncated bool     // the input was cut at Options.MaxPageBytes
 
+	// Type is the page type and TypeEvidence its reasons, as ClassifyType
+	// gave them; pipeline sets both before its labelling stages run ("" and
+	// nil until then).
+	Type         PageType
+	TypeEvidence []string
+
 	// Removed counts the words a stage took out of the tree before the
 	// blocks were cut (a rule's drop selectors), by stage.
 	Removed map[string]int

@@ -60,6 +60,8 @@ type Record struct {
 	Error            string           `json:"error,omitempty"`
 	Title            string           `json:"title,omitempty"`
 	Lang             string           `json:"lang,omitempty"`
+	PageType         extract.PageType `json:"page_type,omitempty"`          // every ok record has one
+	PageTypeEvidence []string         `json:"page_type_evidence,omitempty"` // with RecordOptions.Blocks
 	Charset          string           `json:"charset,omitempty"`
 	Text             string           `json:"text"`
 	Markdown         string           `json:"markdown,omitempty"`
@@ -111,8 +113,14 @@ func NewRecord(p *extract.Page, source string, o RecordOptions) *Record {
 	if o.Markdown {
 		r.Markdown = p.Markdown()
 	}
+	if p.Type == "" { // a page the stages did not label
+		tg := extract.ClassifyType(p)
+		p.Type, p.TypeEvidence = tg.Type, tg.Evidence
+	}
+	r.PageType = p.Type
 	if o.Blocks {
 		r.Blocks = p.Blocks
+		r.PageTypeEvidence = p.TypeEvidence
 	}
 	all, kept := p.Words()
 	r.Removed = removedByStage(p)

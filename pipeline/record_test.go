@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +43,12 @@ func TestRecordJSON(t *testing.T) {
 	}
 	if m["status"] != "ok" || m["site"] != "example.org" || m["url"] != "https://www.example.org/a" {
 		t.Errorf("record %v", m)
+	}
+	if pt, _ := m["page_type"].(string); !slices.Contains(extract.PageTypes, extract.PageType(pt)) || m["page_type_evidence"] != nil {
+		t.Errorf("page_type %v, evidence %v (only with blocks)", m["page_type"], m["page_type_evidence"])
+	}
+	if i, j := strings.Index(line, `"title"`), strings.Index(line, `"page_type"`); i < 0 || j < i {
+		t.Errorf("page_type not after the title: %s", line)
 	}
 	if r, _ := m["boilerplate_ratio"].(float64); r <= 0 || r >= 1 {
 		t.Errorf("boilerplate_ratio %v", m["boilerplate_ratio"])

@@ -1,0 +1,350 @@
+// Command trainpagetype trains the page-type model of extract.ClassifyType
+// (a multinomial logistic regression over extract.TypeFeatures) on the
+// labelled pages of ../shared/data/extract/wcxb-dev-even and writes
+// extract/pagetype_model.json. Before that it prints the figures of a
+// split by domain: the domains are cut in two halves by a hash of their
+// name, a model is trained on one half and scored on the other, both ways,
+// so that what the model learned about particular sites shows as the gap
+// between those figures and the figure of the model scored on the pages
+// it was trained on.
+//
+//	go run ./internal/tools/trainpagetype
+//	go run ./internal/tools/trainpagetype -out /tmp/model.json -dump /tmp/features.tsv
+//
+// Training is deterministic: full-batch gradient descent from zero
+// weights, a fixed number of rounds, pages in ID order.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/gz"
+	"github.com/winnow-go/winnow/internal/jsonl"
+	"github.com/winnow-go/winnow/internal/par"
+	"github.com/winnow-go/winnow/internal/shareddata"
+)
+
+// classes are WCXB's page types, most pages first.
+var classes = []string{"article", "service", "forum", "listing", "documentation", "collection", "product"}
+
+type meta struct {
+	ID       string `json:"id"`
+	URL      string `json:"url"`
+	Domain   string `json:"domain"`
+	PageType string `json:"pagetype"`
+}
+
+// sample is one labelled page.
+type sample struct {
+	id, domain string
+	x          []float64
+	stated     extract.PageType
+	y          int
+}
+
+func main() {
+	data := flag.String("data", "", "the shared data folder (default: $WINNOW_DATA, else ../shared/data)")
+	out := flag.String("out", "extract/pagetype_model.json", "write the model trained on every page here (\"\" for none)")
+	dump := flag.String("dump", "", "write the features of every page as TSV here")
+	l2 := flag.Float64("l2", 0.05, "L2 penalty on the weights (per page)")
+	rounds := flag.Int("rounds", 3000, "gradient descent rounds")
+	flag.Parse()
+	if err := run(*data, *out, *dump, *l2, *rounds); err != nil {
+		fmt.Fprintln(os.Stderr, "trainpagetype:", err)
+		os.Exit(1)
+	}
+}
+
+func run(data, out, dump string, l2 float64, rounds int) error {
+	if data == "" {
+		var err error
+		if data, err = shareddata.Dir(); err != nil {
+			return err
+		}
+	}
+	samples, err := load(filepath.Join(data, "extract", "wcxb-dev-even"))
+	if err != nil {
+		return err
+	}
+	if dump != "" {
+		if err := writeDump(dump, samples); err != nil {
+			return err
+		}
+	}
+	var a, b []sample
+	for _, s := range samples {
+		if half(s.domain) == 0 {
+			a = append(a, s)
+		} else {
+			b = append(b, s)
+		}
+	}
+	fmt.Printf("%d pages: half A %d pages, half B %d pages (split by FNV-1a of the domain)\n", len(samples), len(a), len(b))
+	mA := train(a, l2, rounds)
+	mB := train(b, l2, rounds)
+	accAB, cmAB := score(mA, b)
+	accBA, cmBA := score(mB, a)
+	fmt.Printf("domain split: train A, score B: %.4f (%d pages)\n", accAB, len(b))
+	fmt.Printf("domain split: train B, score A: %.4f (%d pages)\n", accBA, len(a))
+	both := addCM(cmAB, cmBA)
+	fmt.Printf("domain split, both ways pooled: %.4f (%d pages)\n", cmAcc(both), len(samples))
+	printCM(both)
+	m := train(samples, l2, rounds)
+	accAll, cmAll := score(m, samples)
+	fmt.Printf("\nshipped model (trained on all pages), scored on all pages: %.4f\n", accAll)
+	printCM(cmAll)
+	if out == "" {
+		return nil
+	}
+	m.Note = fmt.Sprintf("trained by go run ./internal/tools/trainpagetype -l2 %g -rounds %d on %d pages of wcxb-dev-even; domain split %.4f / %.4f",
+		l2, rounds, len(samples), accAB, accBA)
+	buf, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, append(buf, '\n'), 0o644)
+}
+
+func half(domain string) int {
+	h := fnv.New32a()
+	h.Write([]byte(domain))
+	return int(h.Sum32() & 1)
+}
+
+// load parses every page and computes its features.
+func load(dir string) ([]sample, error) {
+	rows, err := jsonl.ReadFile[meta](filepath.Join(dir, "meta.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
+	out := make([]sample, len(rows))
+	errs := make([]error, len(rows))
+	par.Each(len(rows), 2, func(i int) {
+		r := rows[i]
+		y := index(r.PageType)
+		if y < 0 {
+			errs[i] = fmt.Errorf("%s: unknown page type %q", r.ID, r.PageType)
+			return
+		}
+		raw, err := gz.ReadFile(filepath.Join(dir, "html", r.ID+".html.gz"))
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		u, _ := url.Parse(r.URL)
+		p, err := extract.Parse(raw, extract.Options{URL: u})
+		if err != nil {
+			errs[i] = fmt.Errorf("%s: %w", r.ID, err)
+			return
+		}
+		x, stated := extract.TypeFeatures(p)
+		out[i] = sample{id: r.ID, domain: r.Domain, x: x, stated: stated, y: y}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func index(c string) int {
+	for i, k := range classes {
+		if k == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// train fits a multinomial logistic regression on standardised features
+// by full-batch gradient descent with Nesterov momentum.
+func train(ss []sample, l2 float64, rounds int) *extract.TypeModel {
+	nf := len(ss[0].x)
+	nc := len(classes)
+	mean := make([]float64, nf)
+	scale := make([]float64, nf)
+	for _, s := range ss {
+		for i, v := range s.x {
+			mean[i] += v
+		}
+	}
+	for i := range mean {
+		mean[i] /= float64(len(ss))
+	}
+	for _, s := range ss {
+		for i, v := range s.x {
+			scale[i] += (v - mean[i]) * (v - mean[i])
+		}
+	}
+	for i := range scale {
+		scale[i] = math.Sqrt(scale[i] / float64(len(ss)))
+		if scale[i] < 1e-9 {
+			scale[i] = 1
+		}
+		mean[i], scale[i] = round6(mean[i]), round6(scale[i])
+	}
+	z := make([][]float64, len(ss))
+	for k, s := range ss {
+		z[k] = make([]float64, nf)
+		for i, v := range s.x {
+			z[k][i] = (v - mean[i]) / scale[i]
+		}
+	}
+	// parameters: nc x (nf+1), the last column the bias
+	w := make([][]float64, nc)
+	vel := make([][]float64, nc)
+	grad := make([][]float64, nc)
+	look := make([][]float64, nc)
+	for c := range w {
+		w[c] = make([]float64, nf+1)
+		vel[c] = make([]float64, nf+1)
+		grad[c] = make([]float64, nf+1)
+		look[c] = make([]float64, nf+1)
+	}
+	const lr, mom = 0.5, 0.9
+	n := float64(len(ss))
+	logit := make([]float64, nc)
+	for r := 0; r < rounds; r++ {
+		for c := range w {
+			for i := range w[c] {
+				look[c][i] = w[c][i] + mom*vel[c][i]
+				grad[c][i] = 0
+			}
+		}
+		for k, s := range ss {
+			top := math.Inf(-1)
+			for c := range look {
+				v := look[c][nf]
+				for i, x := range z[k] {
+					v += look[c][i] * x
+				}
+				logit[c] = v
+				top = max(top, v)
+			}
+			var sum float64
+			for c := range logit {
+				logit[c] = math.Exp(logit[c] - top)
+				sum += logit[c]
+			}
+			for c := range logit {
+				d := logit[c] / sum
+				if c == s.y {
+					d--
+				}
+				for i, x := range z[k] {
+					grad[c][i] += d * x
+				}
+				grad[c][nf] += d
+			}
+		}
+		for c := range w {
+			for i := range w[c] {
+				g := grad[c][i] / n
+				if i < nf {
+					g += l2 * look[c][i]
+				}
+				vel[c][i] = mom*vel[c][i] - lr*g
+				w[c][i] += vel[c][i]
+			}
+		}
+	}
+	m := &extract.TypeModel{Features: extract.TypeFeatureNames(), Classes: classes, Mean: mean, Scale: scale}
+	for c := range w {
+		ws := make([]float64, nf)
+		for i := range ws {
+			ws[i] = round6(w[c][i])
+		}
+		m.Weights = append(m.Weights, ws)
+		m.Bias = append(m.Bias, round6(w[c][nf]))
+	}
+	return m
+}
+
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
+
+// score returns the accuracy of m on ss and the confusion matrix (gold
+// rows, predicted columns).
+func score(m *extract.TypeModel, ss []sample) (float64, [][]int) {
+	cm := make([][]int, len(classes))
+	for i := range cm {
+		cm[i] = make([]int, len(classes)+1)
+	}
+	for _, s := range ss {
+		t, _ := m.Decide(s.x, s.stated)
+		j := index(string(t))
+		if j < 0 {
+			j = len(classes) // other
+		}
+		cm[s.y][j]++
+	}
+	return cmAcc(cm), cm
+}
+
+func cmAcc(cm [][]int) float64 {
+	var ok, all int
+	for i, row := range cm {
+		for j, v := range row {
+			all += v
+			if i == j {
+				ok += v
+			}
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(ok) / float64(all)
+}
+
+func addCM(a, b [][]int) [][]int {
+	out := make([][]int, len(a))
+	for i := range a {
+		out[i] = make([]int, len(a[i]))
+		for j := range a[i] {
+			out[i][j] = a[i][j] + b[i][j]
+		}
+	}
+	return out
+}
+
+func printCM(cm [][]int) {
+	fmt.Printf("%-14s", "gold\\pred")
+	for _, c := range classes {
+		fmt.Printf(" %6.6s", c)
+	}
+	fmt.Printf(" %6s %6s\n", "other", "recall")
+	for i, row := range cm {
+		fmt.Printf("%-14s", classes[i])
+		all := 0
+		for _, v := range row {
+			fmt.Printf(" %6d", v)
+			all += v
+		}
+		fmt.Printf(" %6.3f\n", float64(row[i])/float64(max(all, 1)))
+	}
+}
+
+func writeDump(path string, ss []sample) error {
+	var b strings.Builder
+	b.WriteString("id\tdomain\tlabel\tstated\t" + strings.Join(extract.TypeFeatureNames(), "\t") + "\n")
+	for _, s := range ss {
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s", s.id, s.domain, classes[s.y], s.stated)
+		for _, v := range s.x {
+			fmt.Fprintf(&b, "\t%.4g", v)
+		}
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
