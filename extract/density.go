@@ -232,6 +232,7 @@ func classifyDensity(p *Page) {
 	c.keepAuthor(titleIdx)
 	c.trimEdges()
 	c.keepShortItems()
+	c.keepMainColumn()
 }
 
 // keepAuthor keeps the author lines set as headings or paragraphs right

@@ -79,8 +79,16 @@ func (o Options) maxBytes() int {
 
 // Classify runs the density classifier on every block that no earlier
 // stage labelled. Stages that run before it (rules, templates, layout) set
-// Label and add a Reason; density never overrides them.
-func Classify(p *Page) { classifyDensity(p) }
+// Label and add a Reason; density never overrides them. The page's type
+// chooses the content model; Classify sets it (ClassifyType) when no one
+// has.
+func Classify(p *Page) {
+	if p.Type == "" {
+		tg := ClassifyType(p)
+		p.Type, p.TypeEvidence = tg.Type, tg.Evidence
+	}
+	classifyDensity(p)
+}
 
 // Parse decodes and parses raw bytes and cuts the body into blocks, all
 // labelled Unknown.

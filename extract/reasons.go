@@ -25,7 +25,8 @@ package extract
 //     [ReasonDate], [ReasonFragment], [ReasonTail];
 //   - pictures: [ReasonCaption], [ReasonCredit], [ReasonLabel];
 //   - what is kept: [ReasonInRegion], [ReasonTitle], [ReasonLead],
-//     [ReasonAuthor], [ReasonSpecList].
+//     [ReasonAuthor], [ReasonSpecList]; on pages of many items, the main
+//     column: [ReasonMainColumn], [ReasonShortItems].
 const (
 	// ReasonStopper (boilerplate) marks a short block, in the region, that
 	// is the title of a boilerplate section: "Related articles",
@@ -270,4 +271,5 @@ var reasonLegend = map[string]string{
 	ReasonShortEdge:      "a short line, byline or date at the start of the kept text",
 	ReasonTail:           "a short sign-off line after the article's last longer block",
 	ReasonShortItems:     "a page of short items only: kept rather than leave the page empty",
+	ReasonMainColumn:     "a page of many items or sections: the main column outside page chrome is kept",
 }
