@@ -44,12 +44,18 @@ type meta struct {
 	PageType string `json:"pagetype"`
 }
 
+var (
+	showErrors *bool
+	seeds      *int
+	folds      *int
+)
+
 // sample is one labelled page.
 type sample struct {
-	id, domain string
-	x          []float64
-	stated     extract.PageType
-	y          int
+	id, domain, url string
+	x               []float64
+	stated          extract.PageType
+	y               int
 }
 
 func main() {
@@ -58,6 +64,9 @@ func main() {
 	dump := flag.String("dump", "", "write the features of every page as TSV here")
 	l2 := flag.Float64("l2", 0.05, "L2 penalty on the weights (per page)")
 	rounds := flag.Int("rounds", 3000, "gradient descent rounds")
+	folds = flag.Int("folds", 5, "also report k folds split by domain (0 for none)")
+	seeds = flag.Int("seeds", 0, "also report the mean of this many more domain splits (seeded hashes)")
+	showErrors = flag.Bool("errors", false, "list the pages the domain-split models get wrong")
 	flag.Parse()
 	if err := run(*data, *out, *dump, *l2, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "trainpagetype:", err)
@@ -96,9 +105,73 @@ func run(data, out, dump string, l2 float64, rounds int) error {
 	accBA, cmBA := score(mB, a)
 	fmt.Printf("domain split: train A, score B: %.4f (%d pages)\n", accAB, len(b))
 	fmt.Printf("domain split: train B, score A: %.4f (%d pages)\n", accBA, len(a))
+	if *showErrors {
+		for _, half := range []struct {
+			m  *extract.TypeModel
+			ss []sample
+		}{{mA, b}, {mB, a}} {
+			for _, s := range half.ss {
+				if t, conf := half.m.Decide(s.x, s.stated); string(t) != classes[s.y] {
+					fmt.Printf("miss %s %-13s -> %-13s %.2f %s\n", s.id, classes[s.y], t, conf, s.url)
+				}
+			}
+		}
+	}
 	both := addCM(cmAB, cmBA)
 	fmt.Printf("domain split, both ways pooled: %.4f (%d pages)\n", cmAcc(both), len(samples))
 	printCM(both)
+	if *seeds > 0 {
+		// more splits of the same kind, for a steadier figure than one
+		// split of 672 pages gives
+		var sum float64
+		for seed := 1; seed <= *seeds; seed++ {
+			var x, y []sample
+			for _, s := range samples {
+				if halfSeed(s.domain, seed) == 0 {
+					x = append(x, s)
+				} else {
+					y = append(y, s)
+				}
+			}
+			_, c1 := score(train(x, l2, rounds), y)
+			_, c2 := score(train(y, l2, rounds), x)
+			acc := cmAcc(addCM(c1, c2))
+			sum += acc
+			fmt.Printf("  split seed %d: pooled %.4f\n", seed, acc)
+		}
+		fmt.Printf("domain splits, mean over %d seeds: %.4f\n", *seeds, sum/float64(*seeds))
+	}
+	if *folds > 1 {
+		// k folds by domain: each model trained on (k-1)/k of the pages,
+		// nearer the shipped model's training set than a half
+		var cm [][]int
+		for k := 0; k < *folds; k++ {
+			var tr, te []sample
+			for _, s := range samples {
+				if fold(s.domain, *folds) == k {
+					te = append(te, s)
+				} else {
+					tr = append(tr, s)
+				}
+			}
+			fm := train(tr, l2, rounds)
+			_, c := score(fm, te)
+			if *showErrors {
+				for _, s := range te {
+					if t, conf := fm.Decide(s.x, s.stated); string(t) != classes[s.y] {
+						fmt.Printf("fold-miss %s %-13s -> %-13s %.2f %s\n", s.id, classes[s.y], t, conf, s.url)
+					}
+				}
+			}
+			if cm == nil {
+				cm = c
+			} else {
+				cm = addCM(cm, c)
+			}
+		}
+		fmt.Printf("\n%d folds by domain: %.4f (%d pages)\n", *folds, cmAcc(cm), len(samples))
+		printCM(cm)
+	}
 	m := train(samples, l2, rounds)
 	accAll, cmAll := score(m, samples)
 	fmt.Printf("\nshipped model (trained on all pages), scored on all pages: %.4f\n", accAll)
@@ -119,6 +192,19 @@ func half(domain string) int {
 	h := fnv.New32a()
 	h.Write([]byte(domain))
 	return int(h.Sum32() & 1)
+}
+
+// fold is the fold of a domain among k: FNV-1a of the domain, modulo k.
+func fold(domain string, k int) int {
+	h := fnv.New32a()
+	h.Write([]byte(domain))
+	return int(h.Sum32() % uint32(k))
+}
+
+func halfSeed(domain string, seed int) int {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d:%s", seed, domain)
+	return int(h.Sum64() >> 63)
 }
 
 // load parses every page and computes its features.
@@ -149,7 +235,7 @@ func load(dir string) ([]sample, error) {
 			return
 		}
 		x, stated := extract.TypeFeatures(p)
-		out[i] = sample{id: r.ID, domain: r.Domain, x: x, stated: stated, y: y}
+		out[i] = sample{id: r.ID, domain: r.Domain, url: r.URL, x: x, stated: stated, y: y}
 	})
 	for _, err := range errs {
 		if err != nil {
