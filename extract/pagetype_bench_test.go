@@ -23,3 +23,23 @@ func BenchmarkScrapinghubPageType(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
 }
+
+// BenchmarkClassifyType measures ClassifyType alone on the 181 parsed
+// Scrapinghub pages (one op is the whole set).
+func BenchmarkClassifyType(b *testing.B) {
+	raw, _ := loadBenchPages(b)
+	var pages []*Page
+	for _, r := range raw {
+		p, err := Parse(r, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, p)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			ClassifyType(p)
+		}
+	}
+}

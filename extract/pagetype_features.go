@@ -298,11 +298,12 @@ var nameFamily = map[string]int{
 // typeScan is the state of one walk over the tree.
 type typeScan struct {
 	s       *typeSignals
-	names   map[string]uint64 // class or id value -> bit set of name features
-	path    string            // the page URL's path, for child links
-	navN    int               // depth of nav, aside, header and footer
-	bodyLen int               // text bytes in the body
-	best    run               // the longest run of like siblings with link and text
+	memo    [256]classMemo // nameBits of recent class and id values, direct-mapped
+	lists   int            // depth of ul and ol
+	path    string         // the page URL's path, for child links
+	navN    int            // depth of nav, aside, header and footer
+	bodyLen int            // text bytes in the body
+	best    run            // the longest run of like siblings with link and text
 }
 
 // run is a run of like siblings.
@@ -312,15 +313,39 @@ type run struct {
 
 // nodeSum is what a subtree holds.
 type nodeSum struct {
+	class              string // an element's class attribute
 	links, text, words int
 	date, price        bool
 }
 
-// nameBits are the name features bits of one class or id value. Only the
-// first 64 name features fit; there are fewer.
+// classMemo is one slot of typeScan.memo.
+type classMemo struct {
+	name string
+	bits uint64
+}
+
+// nameBitsOf is nameBits through a small cache: pages repeat their class
+// values, and a slot chosen from three bytes and the length costs less
+// than hashing the whole value.
+func (ts *typeScan) nameBitsOf(v string) uint64 {
+	if v == "" {
+		return 0
+	}
+	m := &ts.memo[(len(v)*31+int(v[0])*7+int(v[len(v)/2])*3+int(v[len(v)-1]))&255]
+	if m.name == v {
+		return m.bits
+	}
+	m.name, m.bits = v, nameBits(v)
+	return m.bits
+}
+
+// nameBits are the name feature bits of one class or id value: bit i is
+// feature fNamePrice+i (there are fewer than 64 name features). Its words
+// are split at punctuation and camelCase humps and lower-cased.
 func nameBits(v string) uint64 {
 	var bits uint64
-	start := -1
+	var buf [16]byte
+	n, start := 0, -1
 	for i := 0; i <= len(v); i++ {
 		var c byte
 		if i < len(v) {
@@ -329,25 +354,45 @@ func nameBits(v string) uint64 {
 		upper := c >= 'A' && c <= 'Z'
 		alnum := upper || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 		if start >= 0 && (!alnum || upper && v[i-1] >= 'a' && v[i-1] <= 'z') {
-			w := v[start:i]
-			if f, ok := nameFamily[w]; ok {
-				bits |= 1 << uint(f-fNamePrice)
-			} else if f, ok := nameFamily[strings.ToLower(w)]; ok {
-				bits |= 1 << uint(f-fNamePrice)
+			if n > 0 && n < len(buf) && nameFilter[n][buf[0]&31]&(1<<(buf[n-1]&31)) != 0 {
+				if f, ok := nameFamily[string(buf[:n])]; ok {
+					bits |= 1 << uint(f-fNamePrice)
+				}
 			}
-			start = -1
+			start, n = -1, 0
 		}
-		if alnum && start < 0 {
-			start = i
+		if alnum {
+			if start < 0 {
+				start = i
+			}
+			if n < len(buf) {
+				if upper {
+					c += 'a' - 'A'
+				}
+				buf[n] = c
+			}
+			n++
 		}
 	}
 	return bits
 }
 
+// nameFilter[len][first letter] has the bit of the last letter of every
+// word of nameFamily: most words of a class are in no family, and the
+// filter turns them away without a map lookup.
+var nameFilter = func() (f [16][32]uint32) {
+	for w := range nameFamily {
+		if len(w) < 16 {
+			f[len(w)][w[0]&31] |= 1 << (w[len(w)-1] & 31)
+		}
+	}
+	return f
+}()
+
 // scanType reads the page's signals.
 func scanType(p *Page) *typeSignals {
 	s := &typeSignals{}
-	ts := &typeScan{s: s, names: make(map[string]uint64, 64)}
+	ts := &typeScan{s: s}
 	if p.URL != nil {
 		ts.path = p.URL.Path
 		scanURL(s, p.URL.Host, p.URL.Path, p.URL.RawQuery)
@@ -392,7 +437,7 @@ func (ts *typeScan) walk(n *html.Node) nodeSum {
 		return sum
 	}
 	s := ts.s
-	nav := false
+	nav, list := false, false
 	switch n.DataAtom {
 	case atom.Script:
 		if typ := attr(n, "type"); strings.Contains(typ, "ld+json") && n.FirstChild != nil {
@@ -452,12 +497,11 @@ func (ts *typeScan) walk(n *html.Node) nodeSum {
 	case atom.Li:
 		s.f[fListItems]++
 	case atom.Ul, atom.Ol:
-		for a := n.Parent; a != nil && a.DataAtom != atom.Body; a = a.Parent {
-			if a.DataAtom == atom.Ul || a.DataAtom == atom.Ol {
-				s.f[fNestedLists]++
-				break
-			}
+		if ts.lists > 0 {
+			s.f[fNestedLists]++
 		}
+		ts.lists++
+		list = true
 	case atom.Iframe:
 		s.f[fIframes]++
 	}
@@ -465,6 +509,7 @@ func (ts *typeScan) walk(n *html.Node) nodeSum {
 		ts.attrs(n, &sum)
 	}
 	var prev *html.Node
+	var prevClass string
 	var cur run
 	var curDate, curPrice, curOK int
 	flushRun := func() {
@@ -493,10 +538,10 @@ func (ts *typeScan) walk(n *html.Node) nodeSum {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		if prev == nil || !likeSiblings(prev, c) {
+		if prev == nil || prev.DataAtom != c.DataAtom || prev.Data != c.Data || prevClass != cs.class {
 			flushRun()
 		}
-		prev = c
+		prev, prevClass = c, cs.class
 		if cs.links > 0 && cs.text >= 12 {
 			cur.items++
 			cur.text += cs.text
@@ -521,12 +566,10 @@ func (ts *typeScan) walk(n *html.Node) nodeSum {
 	if nav {
 		ts.navN--
 	}
+	if list {
+		ts.lists--
+	}
 	return sum
-}
-
-// likeSiblings reports whether two elements have the same tag and class.
-func likeSiblings(a, b *html.Node) bool {
-	return a.DataAtom == b.DataAtom && a.Data == b.Data && attr(a, "class") == attr(b, "class")
 }
 
 // attrs reads an element's class, id, itemprop, itemtype and rel.
@@ -536,12 +579,10 @@ func (ts *typeScan) attrs(n *html.Node, sum *nodeSum) {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "class", "id":
-			b, ok := ts.names[a.Val]
-			if !ok {
-				b = nameBits(a.Val)
-				ts.names[a.Val] = b
+			if a.Key == "class" {
+				sum.class = a.Val
 			}
-			bits |= b
+			bits |= ts.nameBitsOf(a.Val)
 		case "itemtype":
 			t := a.Val
 			if i := strings.LastIndexByte(strings.TrimRight(t, "/ "), '/'); i >= 0 {
@@ -603,7 +644,7 @@ func (ts *typeScan) link(n *html.Node) {
 	case strings.HasPrefix(href, "mailto:"):
 		s.f[fMailLinks]++
 	}
-	if strings.Contains(href, "add-to-cart") || strings.Contains(href, "add_to_cart") || strings.Contains(href, "addtocart") {
+	if strings.Contains(href, "cart") && (strings.Contains(href, "add-to-cart") || strings.Contains(href, "add_to_cart") || strings.Contains(href, "addtocart")) {
 		s.f[fCartActions]++
 	}
 	if rel := attr(n, "rel"); strings.Contains(rel, "next") {
@@ -911,7 +952,7 @@ func scanText(s *typeSignals, t string) {
 			if n == 4 && before && after && (t[i] == '1' && t[i+1] == '9' || t[i] == '2' && t[i+1] == '0') {
 				s.f[fYears]++
 			}
-			if before && i > 0 && currencyBefore(t[:i]) {
+			if before && i > 0 && currencyLast[t[i-1]] && currencyBefore(t[:i]) {
 				s.f[fCurrency]++
 			}
 			if n == 3 && before && j+5 <= len(t) && (t[j] == '-' || t[j] == '.' || t[j] == ' ' || t[j] == ')') {
@@ -929,7 +970,7 @@ func scanText(s *typeSignals, t string) {
 				}
 			}
 			i = j - 1
-		case c >= 'A' && c <= 'Z':
+		case c == 'J' || c == 'F' || c == 'M' || c == 'A' || c == 'S' || c == 'O' || c == 'N' || c == 'D':
 			if i+3 <= len(t) && (i == 0 || !isWordByte(t[i-1])) && monthAt(t[i:]) {
 				s.f[fMonths]++
 			}
@@ -940,6 +981,18 @@ func scanText(s *typeSignals, t string) {
 func isWordByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
+
+// currencyLast are the bytes that can end a currency sign or code, or the
+// space after one: the cheap test before currencyBefore.
+var currencyLast = func() (t [256]bool) {
+	for _, c := range []byte("$ DRP.r") {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
 
 // currencyBefore reports whether a currency sign ends pre (a space
 // between them allowed).
