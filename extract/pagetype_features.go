@@ -197,6 +197,12 @@ type typeSignals struct {
 	jsonld   []string // schema.org types named in JSON-LD, in order, for evidence
 	itemtype []string // microdata item types
 	ogType   string
+
+	// Signals of ClassifyType's decisive rules, outside the model's
+	// features.
+	forumPosting, qaPage bool // schema.org DiscussionForumPosting, QAPage
+	productPath          bool // a product word followed by the product's own segment: /product/9780316125581
+	headlinePrices       int  // prices in the short blocks around the headline
 }
 
 // vector turns counts into model inputs: log1p of every count (shares
@@ -589,6 +595,7 @@ func (ts *typeScan) attrs(n *html.Node, sum *nodeSum) {
 				t = t[i+1:]
 			}
 			t = strings.TrimSpace(t)
+			s.stated(t)
 			if f, ok := schemaFamily[t]; ok {
 				s.f[f]++
 				if len(s.itemtype) < 8 {
@@ -772,6 +779,16 @@ func scanJSONLD(s *typeSignals, js string) {
 	s.f[fJSONLDItems] += float64(strings.Count(js, `"itemListElement"`) + strings.Count(js, `"ListItem"`))
 }
 
+// stated notes the schema.org types that state the page type outright.
+func (s *typeSignals) stated(t string) {
+	switch t {
+	case "DiscussionForumPosting":
+		s.forumPosting = true
+	case "QAPage":
+		s.qaPage = true
+	}
+}
+
 func jsonldType(s *typeSignals, t string) {
 	if i := strings.LastIndexByte(t, '/'); i >= 0 {
 		t = t[i+1:]
@@ -779,6 +796,7 @@ func jsonldType(s *typeSignals, t string) {
 	if i := strings.LastIndexByte(t, ':'); i >= 0 {
 		t = t[i+1:]
 	}
+	s.stated(t)
 	if f, ok := schemaFamily[t]; ok {
 		s.f[f]++
 		if len(s.jsonld) < 12 {
@@ -879,6 +897,9 @@ func scanURL(s *typeSignals, host, path, query string) {
 		}
 		if f, ok := urlWords[low]; ok {
 			s.f[f]++
+			if f == fURLProduct && !last && low != "item" {
+				s.productPath = true
+			}
 		} else {
 			// words within a segment: "product-category", "how-to-guides"
 			for _, w := range strings.FieldsFunc(low, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
@@ -893,7 +914,8 @@ func scanURL(s *typeSignals, host, path, query string) {
 // scanBlocks reads the text blocks.
 func scanBlocks(s *typeSignals, p *Page) {
 	var words, links int
-	for _, b := range p.Blocks {
+	h1, titled := -1, -1
+	for i, b := range p.Blocks {
 		s.f[fBlocks]++
 		words += b.Words
 		links += b.LinkWords
@@ -908,6 +930,13 @@ func scanBlocks(s *typeSignals, p *Page) {
 			}
 		case Heading:
 			s.f[fHeadings]++
+			// the headline: the first h1, else the first heading that
+			// begins as a part of the <title> does
+			if b.Level == 1 && h1 < 0 {
+				h1 = i
+			} else if titled < 0 && len(b.Text) >= 8 && strings.Contains(p.Title, b.Text[:min(len(b.Text), 16)]) {
+				titled = i
+			}
 			if strings.HasSuffix(strings.TrimSpace(b.Text), "?") {
 				s.f[fQuestionHeads]++
 			}
@@ -927,6 +956,19 @@ func scanBlocks(s *typeSignals, p *Page) {
 	s.f[fWords] = float64(words)
 	if words > 0 {
 		s.f[fLinkShare] = float64(links) / float64(words)
+	}
+	h := h1
+	if h < 0 {
+		h = titled
+	}
+	if h >= 0 {
+		var near typeSignals
+		for i := max(0, h-3); i < min(len(p.Blocks), h+8); i++ {
+			if b := p.Blocks[i]; b.Words <= 12 {
+				scanText(&near, b.Text)
+			}
+		}
+		s.headlinePrices = int(near.f[fCurrency])
 	}
 	t := strings.TrimSpace(p.Title)
 	s.f[fTitleWords] = float64(CountWords(t))

@@ -100,5 +100,5 @@ func ExampleClassifyType() {
 	fmt.Println(strings.Join(g.Evidence[:4], " "))
 	// Output:
 	// product
-	// jsonld:Product jsonld:Offer url:/product/ price-markup
+	// stated:product-url+price jsonld:Product jsonld:Offer url:/product/
 }
