@@ -357,9 +357,10 @@ func nameBits(v string) uint64 {
 		if i < len(v) {
 			c = v[i]
 		}
-		upper := c >= 'A' && c <= 'Z'
-		alnum := upper || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-		if start >= 0 && (!alnum || upper && v[i-1] >= 'a' && v[i-1] <= 'z') {
+		k := nameByte[c]
+		upper := k == 2
+		alnum := k != 0
+		if start >= 0 && (!alnum || upper && nameByte[v[i-1]] == 3) {
 			if n > 0 && n < len(buf) && nameFilter[n][buf[0]&31]&(1<<(buf[n-1]&31)) != 0 {
 				if f, ok := nameFamily[string(buf[:n])]; ok {
 					bits |= 1 << uint(f-fNamePrice)
@@ -382,6 +383,18 @@ func nameBits(v string) uint64 {
 	}
 	return bits
 }
+
+// nameByte classifies the bytes of a class or id: 0 punctuation, 1
+// digit, 2 upper-case letter, 3 lower-case letter.
+var nameByte = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 1
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c], t[c+'a'-'A'] = 2, 3
+	}
+	return t
+}()
 
 // nameFilter[len][first letter] has the bit of the last letter of every
 // word of nameFamily: most words of a class are in no family, and the
@@ -417,21 +430,33 @@ func scanType(p *Page) *typeSignals {
 	return s
 }
 
+// textByte classifies the bytes of a text node: bit 0 is set for a byte
+// that is not white space (space, \n, \t, \r), bit 1 for a byte after
+// which a word starts (space, \n, \t).
+var textByte = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = 1
+	}
+	t[' '], t['\n'], t['\t'], t['\r'] = 2, 2, 2, 0
+	return t
+}()
+
 // walk visits n's subtree and returns its summary.
 func (ts *typeScan) walk(n *html.Node) nodeSum {
 	var sum nodeSum
 	switch n.Type {
 	case html.TextNode:
-		t := n.Data
-		for i := 0; i < len(t); i++ {
-			c := t[i]
-			if c != ' ' && c != '\n' && c != '\t' && c != '\r' {
-				sum.text++
-				if i == 0 || t[i-1] == ' ' || t[i-1] == '\n' || t[i-1] == '\t' {
-					sum.words++
-				}
-			}
+		// bytes other than white space, and the words they start
+		// (after a space, line feed or tab), without branches
+		var text, words, after uint = 0, 0, 1
+		for _, c := range []byte(n.Data) {
+			k := textByte[c]
+			in := uint(k & 1)
+			text += in
+			words += in & after
+			after = uint(k >> 1)
 		}
+		sum.text, sum.words = int(text), int(words)
 		return sum
 	case html.ElementNode:
 	case html.DocumentNode:
@@ -977,13 +1002,27 @@ func scanBlocks(s *typeSignals, p *Page) {
 	}
 }
 
+// scanByte marks the bytes scanText looks at: 1 a digit, 2 the first
+// letter of an English month name.
+var scanByte = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 1
+	}
+	for _, c := range []byte("JFMASOND") {
+		t[c] = 2
+	}
+	return t
+}()
+
 // scanText counts years, month names, prices and phone numbers in a
 // block's text.
 func scanText(s *typeSignals, t string) {
 	for i := 0; i < len(t); i++ {
 		c := t[i]
-		switch {
-		case c >= '0' && c <= '9':
+		switch scanByte[c] {
+		case 0:
+			continue
+		case 1:
 			j := i
 			for j < len(t) && t[j] >= '0' && t[j] <= '9' {
 				j++
@@ -1012,7 +1051,7 @@ func scanText(s *typeSignals, t string) {
 				}
 			}
 			i = j - 1
-		case c == 'J' || c == 'F' || c == 'M' || c == 'A' || c == 'S' || c == 'O' || c == 'N' || c == 'D':
+		case 2:
 			if i+3 <= len(t) && (i == 0 || !isWordByte(t[i-1])) && monthAt(t[i:]) {
 				s.f[fMonths]++
 			}
