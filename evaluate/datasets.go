@@ -43,6 +43,7 @@ type Page struct {
 	With    []string // snippets that must appear (Snippets, WCXB)
 	Without []string // snippets that must not appear (Snippets, WCXB)
 	Type    string   // the page type (WCXB: article, forum, product, ...)
+	Domain  string   // the page's site as the set names it (WCXB), for splits by domain
 }
 
 // Dataset is a loaded evaluation set.
@@ -172,6 +173,7 @@ func loadWCXB(dir string) (*Dataset, error) {
 		ID       string   `json:"id"`
 		URL      string   `json:"url"`
 		PageType string   `json:"pagetype"`
+		Domain   string   `json:"domain"`
 		With     []string `json:"with"`
 		Without  []string `json:"without"`
 	}](filepath.Join(dir, "meta.jsonl"))
@@ -188,7 +190,7 @@ func loadWCXB(dir string) (*Dataset, error) {
 			return nil, err
 		}
 		ds.Pages = append(ds.Pages, Page{ID: m.ID, URL: m.URL, HTML: b, Gold: gold,
-			With: m.With, Without: m.Without, Type: m.PageType})
+			With: m.With, Without: m.Without, Type: m.PageType, Domain: m.Domain})
 	}
 	return ds, nil
 }

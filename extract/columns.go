@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"slices"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -52,6 +54,9 @@ var manyItems = map[PageType]bool{TypeListing: true, TypeCollection: true, TypeD
 // brought back the shop's recurring text).
 func (c *classifier) keepMainColumn() {
 	p := c.page
+	if !manyItems[p.Type] || p.Type == TypeListing && hasEvidence(p, EvidencePriceMarkup) {
+		return
+	}
 	chrome := c.chromeTest()
 	kept, running, column := 0, 0, 0
 	var candidates []*Block
@@ -76,7 +81,7 @@ func (c *classifier) keepMainColumn() {
 			candidates = append(candidates, b)
 		}
 	}
-	if !manyItems[p.Type] || (p.Type == TypeListing && hasEvidence(p, "price-markup")) || len(candidates) == 0 || running >= minArticleWords || float64(kept) >= mainColumnShare*float64(column) {
+	if len(candidates) == 0 || running >= minArticleWords || float64(kept) >= mainColumnShare*float64(column) {
 		return
 	}
 	for _, b := range candidates {
@@ -148,11 +153,4 @@ func (c *classifier) wordsUnder(n *html.Node) int {
 }
 
 // hasEvidence reports whether ClassifyType gave e as evidence for p.
-func hasEvidence(p *Page, e string) bool {
-	for _, x := range p.TypeEvidence {
-		if x == e {
-			return true
-		}
-	}
-	return false
-}
+func hasEvidence(p *Page, e string) bool { return slices.Contains(p.TypeEvidence, e) }

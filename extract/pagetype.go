@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/winnow-go/winnow/internal/softmax"
 )
 
 // PageType is what kind of page a page is, as WCXB labels pages.
@@ -25,6 +27,11 @@ const (
 
 // PageTypes lists the page types ClassifyType returns, in a fixed order.
 var PageTypes = []PageType{TypeArticle, TypeForum, TypeListing, TypeCollection, TypeProduct, TypeService, TypeDocumentation, TypeOther}
+
+// EvidencePriceMarkup is ClassifyType's evidence that the page marks up
+// prices (itemprop=price, a JSON-LD offer's price, or repeated prices
+// with a currency).
+const EvidencePriceMarkup = "price-markup"
 
 // TypeGuess is ClassifyType's answer: the type, the model's probability
 // of it, and the evidence as short named reasons ("jsonld:Product",
@@ -163,7 +170,7 @@ func (s *typeSignals) evidence() []string {
 		ev = append(ev, fmt.Sprintf("post-repeats:%d", int(n)))
 	}
 	if s.f[fItempropPrice] > 0 || s.f[fJSONLDPrice] > 0 || s.f[fPriceRepeat] > 0 && s.f[fCurrency] > 0 {
-		ev = append(ev, "price-markup")
+		ev = append(ev, EvidencePriceMarkup)
 	}
 	if s.f[fCartActions] > 0 {
 		ev = append(ev, "cart")
@@ -210,7 +217,6 @@ type TypeModel struct {
 // in the order of m.Classes.
 func (m *TypeModel) Probs(x []float64) []float64 {
 	out := make([]float64, len(m.Classes))
-	top := math.Inf(-1)
 	for c := range m.Classes {
 		z := m.Bias[c]
 		w := m.Weights[c]
@@ -220,16 +226,8 @@ func (m *TypeModel) Probs(x []float64) []float64 {
 			}
 		}
 		out[c] = z
-		top = max(top, z)
 	}
-	var sum float64
-	for c := range out {
-		out[c] = math.Exp(out[c] - top)
-		sum += out[c]
-	}
-	for c := range out {
-		out[c] /= sum
-	}
+	softmax.Normalize(out)
 	return out
 }
 

@@ -23,26 +23,17 @@ import (
 	"math"
 	"net/url"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/winnow-go/winnow/evaluate"
 	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/internal/gz"
-	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/par"
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/internal/softmax"
 )
 
 // classes are WCXB's page types, most pages first.
 var classes = []string{"article", "service", "forum", "listing", "documentation", "collection", "product"}
-
-type meta struct {
-	ID       string `json:"id"`
-	URL      string `json:"url"`
-	Domain   string `json:"domain"`
-	PageType string `json:"pagetype"`
-}
 
 var (
 	showErrors *bool
@@ -81,7 +72,11 @@ func run(data, out, dump string, l2 float64, rounds int) error {
 			return err
 		}
 	}
-	samples, err := load(filepath.Join(data, "extract", "wcxb-dev-even"))
+	ds, err := evaluate.LoadExtract(data, "wcxb-dev-even")
+	if err != nil {
+		return err
+	}
+	samples, err := load(ds.Pages)
 	if err != nil {
 		return err
 	}
@@ -208,34 +203,24 @@ func halfSeed(domain string, seed int) int {
 }
 
 // load parses every page and computes its features.
-func load(dir string) ([]sample, error) {
-	rows, err := jsonl.ReadFile[meta](filepath.Join(dir, "meta.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
-	out := make([]sample, len(rows))
-	errs := make([]error, len(rows))
-	par.Each(len(rows), 2, func(i int) {
-		r := rows[i]
-		y := index(r.PageType)
+func load(pages []evaluate.Page) ([]sample, error) {
+	out := make([]sample, len(pages))
+	errs := make([]error, len(pages))
+	par.Each(len(pages), 2, func(i int) {
+		pg := pages[i]
+		y := index(pg.Type)
 		if y < 0 {
-			errs[i] = fmt.Errorf("%s: unknown page type %q", r.ID, r.PageType)
+			errs[i] = fmt.Errorf("%s: unknown page type %q", pg.ID, pg.Type)
 			return
 		}
-		raw, err := gz.ReadFile(filepath.Join(dir, "html", r.ID+".html.gz"))
+		u, _ := url.Parse(pg.URL)
+		p, err := extract.Parse(pg.HTML, extract.Options{URL: u})
 		if err != nil {
-			errs[i] = err
-			return
-		}
-		u, _ := url.Parse(r.URL)
-		p, err := extract.Parse(raw, extract.Options{URL: u})
-		if err != nil {
-			errs[i] = fmt.Errorf("%s: %w", r.ID, err)
+			errs[i] = fmt.Errorf("%s: %w", pg.ID, err)
 			return
 		}
 		x, stated := extract.TypeFeatures(p)
-		out[i] = sample{id: r.ID, domain: r.Domain, url: r.URL, x: x, stated: stated, y: y}
+		out[i] = sample{id: pg.ID, domain: pg.Domain, url: pg.URL, x: x, stated: stated, y: y}
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -310,22 +295,16 @@ func train(ss []sample, l2 float64, rounds int) *extract.TypeModel {
 			}
 		}
 		for k, s := range ss {
-			top := math.Inf(-1)
 			for c := range look {
 				v := look[c][nf]
 				for i, x := range z[k] {
 					v += look[c][i] * x
 				}
 				logit[c] = v
-				top = max(top, v)
 			}
-			var sum float64
+			softmax.Normalize(logit)
 			for c := range logit {
-				logit[c] = math.Exp(logit[c] - top)
-				sum += logit[c]
-			}
-			for c := range logit {
-				d := logit[c] / sum
+				d := logit[c]
 				if c == s.y {
 					d--
 				}
