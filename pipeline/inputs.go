@@ -77,14 +77,16 @@ func (l locator) read() (body []byte, contentType string, err error) {
 // files and folders of them (gzipped or not). fn may keep the Input, Body
 // included: every Body is a buffer of its own.
 func ReadInputs(paths []string, fn func(Input) error) error {
-	return readInputs(paths, fn, nil, 1, extract.DefaultMaxPageBytes)
+	return readInputs(paths, fn, nil, 1, extract.DefaultMaxPageBytes, false)
 }
 
 // readInputs is ReadInputs that also reports, to res when it is not nil,
 // where each subresource of a WARC (a 2xx response that is not a page, or
 // a revisit of one) is stored, and reads the files of a folder on up to
-// readers goroutines.
-func readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64), readers, limit int) error {
+// readers goroutines. With skim, the pages of a plain WARC file come
+// without their Body (their locator says where it is), read past rather
+// than read.
+func readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64), readers, limit int, skim bool) error {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -94,7 +96,7 @@ func readInputs(paths []string, fn func(Input) error, res func(url, path string,
 		case st.IsDir():
 			err = readFolder(p, fn, readers, limit)
 		case strings.HasSuffix(p, ".warc") || strings.HasSuffix(p, ".warc.gz"):
-			err = readWARC(p, fn, res)
+			err = readWARC(p, fn, res, skim)
 		case strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.gz") || strings.HasSuffix(p, ".json"):
 			err = readJSONL(p, fn, limit)
 		case htmlFile(p):
@@ -185,7 +187,7 @@ func warcDate(s string) time.Time {
 // revisits are resolved to an earlier payload of the same file when it
 // is there; other types give no record; a malformed record is an error
 // record with its offset.
-func readWARC(path string, fn func(Input) error, res func(url, path string, offset int64)) error {
+func readWARC(path string, fn func(Input) error, res func(url, path string, offset int64), skim bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -196,6 +198,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 		return err
 	}
 	r.SetOwnBlocks(true) // pages keep their bodies: no copy of each
+	skim = skim && r.Skim(skimPrefix)
 	base := filepath.Base(path)
 	var skipped int64  // stray bytes skipped so far
 	var stray []string // warnings of stray bytes not yet told
@@ -232,7 +235,14 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			skipped = r.Skipped()
 		}
 		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", base, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date")), Warnings: stray}
-		switch rec.Type() {
+		typ := rec.Type()
+		if rec.Partial() && (typ != "response" || !headDecides(rec.Block)) {
+			// Skimmed, but the first bytes do not say what it is.
+			if rec.Block, err = blockAt(path, rec.Offset); err != nil {
+				return fmt.Errorf("reading the record at %d again: %w", rec.Offset, err)
+			}
+		}
+		switch typ {
 		case "response":
 			resp, err := warc.ParseResponseOwned(rec.Block)
 			if err != nil {
@@ -264,7 +274,9 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 				}
 				continue // CSS, scripts, images: resources, not pages
 			default:
-				in.Body = resp.Body // a slice of the record's own block (SetOwnBlocks)
+				if !rec.Partial() {
+					in.Body = resp.Body // a slice of the record's own block (SetOwnBlocks)
+				}
 				in.at = locator{path: path, offset: rec.Offset}
 			}
 		case "resource":
@@ -313,29 +325,67 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 	}
 }
 
+// skimPrefix is how many first bytes of each record a skimming read
+// reads: the HTTP header and enough of the body to sniff its type.
+const skimPrefix = 16 << 10
+
+// headDecides reports whether the first bytes of a response record's
+// block decide all that a skimming read takes from it: they hold the
+// whole HTTP header, and either a Content-Type or, to sniff, the first
+// 1,024 bytes of a body that is neither chunked nor encoded.
+func headDecides(head []byte) bool {
+	end := bytes.Index(head, []byte("\r\n\r\n"))
+	if lf := bytes.Index(head, []byte("\n\n")); lf >= 0 && (end < 0 || lf < end) {
+		end = lf
+	}
+	if end < 0 {
+		return false
+	}
+	resp, err := warc.ParseResponseOwned(head)
+	if err != nil {
+		return true // no HTTP response, whatever follows
+	}
+	if _, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil {
+		return true
+	}
+	coded := resp.Header.Get("Transfer-Encoding") != "" || resp.Header.Get("Content-Encoding") != ""
+	return !coded && len(resp.Body) >= 1024
+}
+
 // payloadAt re-reads the HTTP body of the response record at offset.
 func payloadAt(path string, offset int64) ([]byte, string, error) {
-	f, err := os.Open(path)
+	block, err := blockAt(path, offset)
 	if err != nil {
 		return nil, "", err
+	}
+	resp, err := warc.ParseResponseOwned(block)
+	if err != nil {
+		return nil, "", err
+	}
+	return resp.Body, resp.Header.Get("Content-Type"), nil
+}
+
+// blockAt re-reads the whole block of the record at offset, in a buffer
+// of its own.
+func blockAt(path string, offset int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	r, err := warc.NewReader(f)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
+	r.SetOwnBlocks(true)
 	rec, err := r.Next()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	resp, err := warc.ParseResponse(rec.Block)
-	if err != nil {
-		return nil, "", err
-	}
-	return resp.Body, resp.Header.Get("Content-Type"), nil // ParseResponse's own copy
+	return rec.Block, nil
 }
 
 // readJSONL reads objects with "url" and "html" (optional "fetched_at",

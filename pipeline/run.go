@@ -158,7 +158,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		opts.Stages.Render = &rc
 		if opts.SinglePage {
 			// No pass 1 to index the subresources in: a read of its own.
-			if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers, opts.pageLimit()); err != nil {
+			if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers, opts.pageLimit(), true); err != nil {
 				return Summary{}, fmt.Errorf("pipeline: resources: %w", err)
 			}
 		} else if sites, err = learnSites(ctx, paths, opts, res); err != nil {
@@ -218,7 +218,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			}
 			return
 		}
-		readErr = readInputs(paths, feed, nil, workers, opts.pageLimit())
+		readErr = readInputs(paths, feed, nil, workers, opts.pageLimit(), false)
 	}()
 	var wg sync.WaitGroup
 	for range workers {

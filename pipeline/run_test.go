@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/internal/synth"
 	"github.com/winnow-go/winnow/render"
@@ -543,5 +544,68 @@ func TestRunLetGo(t *testing.T) {
 				t.Error("a run that let go of its waiting pages differs")
 			}
 		})
+	}
+}
+
+// TestRunSkim: a crawl of real pages (CleanPortalEval's sites, 20 to 120
+// kB a page) whose pass 1 skims the WARC, reading only the pages it
+// samples, writes the bytes of a run that held the whole input; among
+// its records, pages with no Content-Type (sniffed from the first bytes)
+// and stylesheets larger than the skimmed prefix.
+func TestRunSkim(t *testing.T) {
+	root := filepath.Join(shareddata.Require(t), "sites", "cleanportaleval")
+	inputs, err := filepath.Glob(filepath.Join(root, "*", "input", "*.html.gz"))
+	if err != nil || len(inputs) < 60 {
+		t.Fatalf("%d CleanPortalEval pages, %v", len(inputs), err)
+	}
+	var w bytes.Buffer
+	for i, p := range inputs {
+		body, err := gz.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		site := filepath.Base(filepath.Dir(filepath.Dir(p)))
+		ct := "text/html; charset=utf-8"
+		if i%7 == 0 {
+			ct = "" // sniffed
+		}
+		if err := synth.WriteRecord(&w, "http://"+site+"/"+filepath.Base(p), ct, body); err != nil {
+			t.Fatal(err)
+		}
+		if i%9 == 0 {
+			css := bytes.Repeat([]byte("p { margin: 0 }\n"), 2000)
+			if err := synth.WriteRecord(&w, "http://"+site+"/style.css", "text/css", css); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "crawl.warc")
+	os.WriteFile(path, w.Bytes(), 0o644)
+
+	skimmed, pages := 0, 0
+	if err := readInputs([]string{path}, func(in Input) error {
+		pages++
+		if in.Body == nil && in.at.path != "" {
+			skimmed++
+		}
+		return nil
+	}, nil, 1, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	if pages != len(inputs) || skimmed < pages*9/10 {
+		t.Fatalf("%d pages read of %d, %d of them skimmed", pages, len(inputs), skimmed)
+	}
+	recs, want, _ := runRecordsWith(t, []string{path}, Options{Workers: 2})
+	templated := 0
+	for _, r := range recs {
+		if removed, _ := r["removed"].(map[string]any); removed[RemovedTemplate] != nil {
+			templated++
+		}
+	}
+	if templated < len(inputs)/2 {
+		t.Fatalf("%d pages of %d lost template blocks", templated, len(inputs))
+	}
+	if _, got, _ := runRecordsWith(t, []string{path}, Options{Workers: 2, HoldBytes: -1}); !bytes.Equal(got, want) {
+		t.Error("a run whose pass 1 skimmed the WARC differs from one that held it")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/winnow-go/winnow/extract"
@@ -105,7 +104,10 @@ func (s *Sites) take(seq int) *extract.Page {
 // all (a crawl of many small sites). Their bodies cost nothing while the
 // input is held for pass 2 anyway; otherwise they are capped, and past
 // the cap the oldest site's bodies are let go: should that site reach
-// MinPages later, Learn reads those pages again. With a templates folder
+// MinPages later, a worker reads those pages again where they are stored
+// (Learn reads the inputs again for those whose place is unknown). A
+// page that comes without its body (a skimmed WARC) is read by a worker
+// the same way, when it is sampled. With a templates folder
 // every sampled page is parsed, since a saved template applies to a
 // site's single page too.
 type SiteLearner struct {
@@ -184,6 +186,14 @@ func (l *SiteLearner) keepParsed() { l.keep = map[int]*extract.Page{} }
 // by page index, so the result does not depend on the workers' timing.
 func (l *SiteLearner) parseSamples() {
 	for j := range l.jobs {
+		if j.in.Body == nil && j.in.at.path != "" {
+			// Skimmed or let go: read where it is stored.
+			body, ct, err := j.in.at.read()
+			if err != nil {
+				continue // pass 2 reads it again and tells
+			}
+			j.in.Body, j.in.ContentType = body, ct
+		}
 		p, err := l.opts.Stages.Parse(j.in)
 		if err != nil {
 			continue // it becomes an error record in pass 2
@@ -218,7 +228,7 @@ func (l *SiteLearner) send(j sampleJob) error {
 // bodies were let go are read again in Learn.
 func (l *SiteLearner) sendFirst(host string) error {
 	for _, j := range l.first[host] {
-		if j.in.Body == nil {
+		if j.in.Body == nil && j.in.at.path == "" {
 			l.letGone = append(l.letGone, j)
 			continue
 		}
@@ -300,14 +310,11 @@ func (l *SiteLearner) hold(in Input) {
 }
 
 // readAgain reads the inputs again for the sampled pages whose bodies
-// were let go, and parses them: each on its own when its reader said
-// where it is stored, else in one more reading of all the inputs.
+// were let go and whose place is not known (the workers read the others
+// where they are stored), and parses them.
 func (l *SiteLearner) readAgain() error {
 	if len(l.letGone) == 0 {
 		return nil
-	}
-	if direct, err := l.readEach(); direct || err != nil {
-		return err
 	}
 	idxOf := make(map[int]int, len(l.letGone)) // input sequence -> index in urls
 	for _, j := range l.letGone {
@@ -324,28 +331,6 @@ func (l *SiteLearner) readAgain() error {
 		}
 		return l.ctx.Err()
 	})
-}
-
-// readEach reads the let-go pages one by one from where they are stored;
-// done is false, with nothing read, when some page's place is unknown.
-func (l *SiteLearner) readEach() (done bool, err error) {
-	for _, j := range l.letGone {
-		if j.in.at.path == "" {
-			return false, nil
-		}
-	}
-	// In input order: a WARC file is read forwards.
-	sort.Slice(l.letGone, func(a, b int) bool { return l.letGone[a].seq < l.letGone[b].seq })
-	for _, j := range l.letGone {
-		body, ct, err := j.in.at.read()
-		if err != nil {
-			return true, fmt.Errorf("pipeline: reading %s again: %w", j.in.URL, err)
-		}
-		if err := l.send(sampleJob{idx: j.idx, seq: j.seq, in: Input{URL: j.in.URL, ContentType: ct, Body: body}}); err != nil {
-			return true, err
-		}
-	}
-	return true, nil
 }
 
 // stop ends the parsing goroutines; it is safe to call twice.
@@ -468,12 +453,18 @@ func learnSites(ctx context.Context, paths []string, opts Options, res *warcReso
 		hold = h
 	}
 	l := NewSiteLearner(ctx, opts, hold)
-	l.source = func(fn func(Input) error) error { return readInputs(paths, fn, nil, opts.workers(), opts.pageLimit()) }
+	// Pass 1 reads the pages it samples only: unless it holds the input
+	// for pass 2, WARC files are skimmed and the workers read the
+	// sampled pages' bodies where they are stored.
+	skim := hold == 0
+	l.source = func(fn func(Input) error) error {
+		return readInputs(paths, fn, nil, opts.workers(), opts.pageLimit(), skim)
+	}
 	var onResource func(url, path string, offset int64)
 	if res != nil {
 		onResource = res.add
 	}
-	err := readInputs(paths, l.Add, onResource, opts.workers(), opts.pageLimit())
+	err := readInputs(paths, l.Add, onResource, opts.workers(), opts.pageLimit(), skim)
 	if err != nil {
 		l.stop()
 		return nil, err

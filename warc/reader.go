@@ -93,7 +93,14 @@ type Record struct {
 	Version string  // "WARC/1.0", "WARC/1.1", "WARC/0.18"
 	Fields  []Field // header fields in file order
 	Block   []byte
+	// Size is the block's length (its Content-Length). Block is shorter
+	// only when the reader skims (Reader.Skim): then it is the block's
+	// first bytes.
+	Size int64
 }
+
+// Partial reports whether Block is only the first bytes of the block.
+func (r *Record) Partial() bool { return int64(len(r.Block)) < r.Size }
 
 // Get returns the value of the first header field named name (case
 // insensitive), or "".
@@ -142,6 +149,80 @@ type Reader struct {
 	scratch  []byte // for blocks over the limit
 	skipped  int64
 	own      bool // every Block a new buffer (SetOwnBlocks)
+	// Skimming (Skim): the file, its size, and how many first bytes of
+	// each block are read.
+	file   io.Seeker
+	size   int64
+	prefix int64
+}
+
+// Skim makes Next read only the first prefix bytes of each longer block
+// and seek past the rest, when the reader reads a plain (not gzipped)
+// file it can seek in; it reports whether it will. Records, their
+// offsets and their errors stay what a full reading gives: a block whose
+// declared end is not followed by the next record or the end of the
+// file (see the package comment) is read whole, as always. Zero or less
+// reads whole blocks again.
+func (r *Reader) Skim(prefix int) bool {
+	r.prefix = 0
+	sk, ok := r.cr.r.(io.Seeker)
+	if prefix <= 0 || !ok || r.gzipped {
+		return false
+	}
+	cur, err := sk.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return false
+	}
+	size, err := sk.Seek(0, io.SeekEnd)
+	if err != nil {
+		return false
+	}
+	if _, err := sk.Seek(cur, io.SeekStart); err != nil {
+		r.done = true // the reader no longer knows where it is
+		return false
+	}
+	r.file, r.size, r.prefix = sk, size, int64(prefix)
+	return true
+}
+
+// seekTo moves a plain file's reading to the byte at pos, dropping what
+// the buffers hold.
+func (r *Reader) seekTo(pos int64) error {
+	if _, err := r.file.Seek(pos, io.SeekStart); err != nil {
+		return err
+	}
+	r.cr.n = pos
+	r.raw.Reset(r.cr)
+	*r.src = source{r: r.raw}
+	r.body.Reset(r.src)
+	return nil
+}
+
+// skim reads the first r.prefix bytes of a block of n bytes into rec and
+// seeks past the rest; ok is false, with the reading back at the block's
+// start, when the block must be read whole: its end is past the file's,
+// or is not followed by the next record or the file's end.
+func (r *Reader) skim(start int64, rec *Record, n int64) (ok bool, err error) {
+	at := r.offset()
+	if len(r.src.pend) > 0 || at+n > r.size {
+		return false, nil // inside a pushed-back block, or cut short
+	}
+	if int64(cap(rec.Block)) >= r.prefix && !r.own {
+		rec.Block = rec.Block[:r.prefix]
+	} else {
+		rec.Block = make([]byte, r.prefix)
+	}
+	if _, err := io.ReadFull(r.body, rec.Block); err != nil {
+		return false, r.seekTo(at)
+	}
+	if err := r.seekTo(at + n); err != nil {
+		return false, err
+	}
+	if run, fits, err := r.ending(); err == nil && fits {
+		r.body.Discard(run)
+		return true, nil
+	}
+	return false, r.seekTo(at)
 }
 
 // SetOwnBlocks makes every record's Block a new buffer that the caller
@@ -302,6 +383,15 @@ func (r *Reader) readRecord(start int64) (*Record, error) {
 	}
 	if n > r.maxBytes {
 		return nil, r.skipLarge(start, n)
+	}
+	rec.Size = n
+	if r.prefix > 0 && n > r.prefix {
+		switch ok, err := r.skim(start, rec, n); {
+		case err != nil:
+			return nil, r.fail(start, fmt.Errorf("warc: seeking: %w", err))
+		case ok:
+			return rec, nil
+		}
 	}
 	if int64(cap(rec.Block)) >= n && !r.own {
 		rec.Block = rec.Block[:n]
