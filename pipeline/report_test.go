@@ -36,7 +36,7 @@ func TestDedupReport(t *testing.T) {
 	if err := pipeline.WriteDedupReport(&rep, cl, opts); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"3 records; SimHash,", "2 clusters, 1 duplicates", "<h2>Top 1 clusters</h2>", `canonical: <a href="https://a.example/1">`, "<h3>k = 8: 2 clusters</h3>"} {
+	for _, want := range []string{"3 records; MinHash LSH,", "2 clusters, 1 duplicates", "<h2>Top 1 clusters</h2>", `canonical: <a href="https://a.example/1">`, "<h3>k = 8: 2 clusters</h3>"} {
 		if !strings.Contains(rep.String(), want) {
 			t.Errorf("the report has no %q", want)
 		}

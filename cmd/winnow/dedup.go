@@ -37,12 +37,14 @@ canonical choice) and writes them back, in input order, with "simhash",
 "cluster", "canonical" and "duplicate_of". Duplicates are marked, never
 dropped, unless --drop-duplicates. Other fields pass through unchanged.
 
-Candidates come from SimHash (Hamming distance <= --k in permuted tables)
-or MinHash (LSH bands chosen from --threshold); every candidate is verified
-with --measure >= --threshold against its cluster's centre, so clusters do
-not chain. The chosen table layout or banding is printed on stderr.`,
+Candidates come from MinHash (LSH bands chosen from --threshold, the
+default: the best method measured) or SimHash (Hamming distance <= --k in
+permuted tables); every candidate is verified with --measure >= --threshold
+against its cluster's centre, so clusters do not chain. The chosen banding
+or table layout is printed on stderr.`,
 		Example: `  winnow dedup pages.jsonl --out marked.jsonl --report clusters.html
-  winnow dedup pages.jsonl --out marked.jsonl --method minhash --threshold 0.8 --redirects redirects.tsv`,
+  winnow dedup pages.jsonl --out marked.jsonl --threshold 0.9 --redirects redirects.tsv
+  winnow dedup pages.jsonl --out marked.jsonl --method simhash --k 6`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
