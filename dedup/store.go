@@ -18,8 +18,9 @@ import (
 // lookup structures are sorted keys, so a query reads a few short key
 // ranges instead of scanning the collection:
 //
-//   - SimHash (the default): Manku's permuted tables, one key per table;
-//   - MinHash: one key per LSH band, and a one-byte-per-position (b-bit,
+//   - SimHash: Manku's permuted tables, one key per table, and a b-bit
+//     MinHash sketch per document to verify the candidates;
+//   - MinHash (the default): one key per LSH band, and a one-byte-per-position (b-bit,
 //     Li and König) signature per document to estimate the Jaccard
 //     similarity of the candidates;
 //   - seed 000's signatures (md5, tfidf, longsent, heavysent, lexrand):
@@ -40,7 +41,7 @@ import (
 //
 //	"m"                        settings (JSON, with the key layout version)
 //	"n"                        the next document id
-//	"d" id                     SimHash: fingerprint, URL; MinHash: signature bytes, URL; others: URL
+//	"d" id                     SimHash: fingerprint, sketch, URL; MinHash: signature bytes, URL; others: URL
 //	"u" URL                    id (uvarint)
 //	"t" table permuted id      SimHash tables (empty value)
 //	"b" band key(4) id         MinHash bands (empty value)
@@ -75,9 +76,13 @@ const StoreVersion = 3
 // StoreOptions fix how a store finds near-duplicates; they are kept with
 // it. Zero fields take the defaults.
 type StoreOptions struct {
-	Method    Method  `json:"-"`
-	K         int     `json:"k,omitempty"`         // SimHash Hamming distance; default 3
-	Threshold float64 `json:"threshold,omitempty"` // MinHash estimated Jaccard of a near-duplicate; default 0.8
+	Method Method `json:"-"`
+	K      int    `json:"k,omitempty"` // SimHash Hamming distance; default 3
+	// Threshold is the estimated Jaccard similarity of a near-duplicate;
+	// default 0.8. A SimHash store verifies its candidates on it too;
+	// one made before it did (key layout version 3 without a threshold)
+	// has 0 and does not.
+	Threshold float64 `json:"threshold,omitempty"`
 }
 
 func (o *StoreOptions) ensureDefaults() {
@@ -86,7 +91,9 @@ func (o *StoreOptions) ensureDefaults() {
 		if o.K == 0 {
 			o.K = 3
 		}
-		o.Threshold = 0
+		if o.Threshold == 0 {
+			o.Threshold = 0.8
+		}
 	case o.Method == MethodMinHash:
 		if o.Threshold == 0 {
 			o.Threshold = 0.8
@@ -100,7 +107,10 @@ func (o *StoreOptions) ensureDefaults() {
 func (o StoreOptions) String() string {
 	switch o.Method {
 	case MethodSimHash:
-		return fmt.Sprintf("simhash k=%d", o.K)
+		if o.Threshold == 0 {
+			return fmt.Sprintf("simhash k=%d (unverified: made before SimHash indexes verified their candidates; rebuild it)", o.K)
+		}
+		return fmt.Sprintf("simhash k=%d verified at %g", o.K, o.Threshold)
 	case MethodMinHash:
 		return fmt.Sprintf("minhash threshold=%g", o.Threshold)
 	}
@@ -138,10 +148,16 @@ type Match struct {
 	StoredDoc
 	// Distance is the SimHash Hamming distance (SimHash stores; else -1).
 	Distance int
-	// Similarity is 1 - Distance/64 (SimHash), the estimated Jaccard
-	// similarity (MinHash), or the share of signatures in common
+	// Similarity is the estimated Jaccard similarity of the 3-word
+	// shingles (MinHash; SimHash when Verified), 1 - Distance/64
+	// (SimHash unverified), or the share of signatures in common
 	// (signature methods; 1 for the one-signature methods).
 	Similarity float64
+	// Verified says that the candidate's estimated Jaccard similarity
+	// reached the store's threshold (MinHash; SimHash but for a legacy
+	// store or a document given by its fingerprint alone). The signature
+	// methods do not verify: a shared signature is the match.
+	Verified bool
 }
 
 // ErrStore wraps the errors of a store that cannot be used as asked.
@@ -172,8 +188,17 @@ func storePebbleOptions() pebble.Options {
 	return opts
 }
 
+// DefaultStoreOptions are the settings of a store created without any:
+// MinHash at an estimated Jaccard similarity of 0.8, the method measured
+// best (a SimHash store at k=3 misses near-duplicates that MinHash finds;
+// see DefaultDedupOptions in package pipeline).
+func DefaultStoreOptions() StoreOptions {
+	return StoreOptions{Method: MethodMinHash, Threshold: 0.8}
+}
+
 // OpenStore opens the store in dir, or creates it. With want nil an
-// existing store keeps its settings and a new one takes the defaults;
+// existing store keeps its settings and a new one takes the defaults
+// (DefaultStoreOptions);
 // otherwise the store is created with *want, and an existing store with
 // other settings is an error.
 func OpenStore(dir string, want *StoreOptions) (*Store, error) {
@@ -207,6 +232,7 @@ func openStore(db *pebble.DB, dir string, want *StoreOptions, create bool) (*Sto
 	case errors.Is(err, pebble.ErrNotFound) && !create:
 		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
 	case errors.Is(err, pebble.ErrNotFound):
+		s.opts = DefaultStoreOptions()
 		if want != nil {
 			s.opts = *want
 		}
@@ -234,6 +260,9 @@ func openStore(db *pebble.DB, dir string, want *StoreOptions, create bool) (*Sto
 		if want != nil {
 			w := *want
 			w.ensureDefaults()
+			if s.opts.Method == MethodSimHash && s.opts.Threshold == 0 {
+				w.Threshold = 0 // a legacy store: its tables are what is asked
+			}
 			if w != s.opts {
 				return nil, fmt.Errorf("%w: %s holds a %v index, not %v", ErrStore, dir, s.opts, w)
 			}
@@ -266,8 +295,10 @@ type indexKind interface {
 	// doc reads a "d" record.
 	doc(id uint64, rec []byte) (StoredDoc, error)
 	// query calls found for each held near-duplicate of sd, in any order
-	// and maybe more than once; distance is -1 but for SimHash.
-	query(sd signed, found func(id uint64, distance int, similarity float64)) error
+	// and maybe more than once; distance is -1 but for SimHash, and
+	// verified says whether the similarity was checked on the documents'
+	// sketches.
+	query(sd signed, found func(id uint64, distance int, similarity float64, verified bool)) error
 	// describe fills in the kind's part of the store's statistics.
 	describe(st *StoreStats)
 	// commit commits a writer's batch, synced, that added and deleted
@@ -288,7 +319,7 @@ type signed interface {
 func newIndexKind(db *pebble.DB, opts StoreOptions, gmu *sync.RWMutex) (indexKind, error) {
 	switch m := opts.Method; {
 	case m == MethodSimHash:
-		return newSimKind(db, opts.K)
+		return newSimKind(db, opts.K, opts.Threshold)
 	case m == MethodMinHash:
 		return newMinKind(db, opts.Threshold)
 	case m.Signed():
@@ -324,12 +355,18 @@ func scanKeys(db *pebble.DB, prefix []byte, fn func(key []byte, id uint64)) erro
 			break
 		}
 	}
-	it, err := db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: hi})
+	return scanRange(db, prefix, hi, len(prefix), fn)
+}
+
+// scanRange calls fn with every key from lo (included) to hi (excluded)
+// and the id that ends it after the first idAt bytes.
+func scanRange(db *pebble.DB, lo, hi []byte, idAt int, fn func(key []byte, id uint64)) error {
+	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
 	if err != nil {
 		return err
 	}
 	for it.First(); it.Valid(); it.Next() {
-		fn(it.Key(), keyID(it.Key(), len(prefix)))
+		fn(it.Key(), keyID(it.Key(), idAt))
 	}
 	return it.Close()
 }
@@ -536,8 +573,8 @@ func (s *Store) Query(q Entry, fn func(Match)) error {
 		return ErrNoSignature
 	}
 	found := map[uint64]Match{}
-	err := s.kind.query(sd, func(id uint64, distance int, similarity float64) {
-		found[id] = Match{Distance: distance, Similarity: similarity}
+	err := s.kind.query(sd, func(id uint64, distance int, similarity float64, verified bool) {
+		found[id] = Match{Distance: distance, Similarity: similarity, Verified: verified}
 	})
 	if err != nil {
 		return err

@@ -51,7 +51,7 @@ var storeFixtures = []struct {
 	stats  StoreStats // without DiskBytes
 	self   []float64  // similarity of each held document to its own text, by id
 }{
-	{MethodSimHash, StoreStats{Documents: 13, Method: "simhash k=3",
+	{MethodSimHash, StoreStats{Documents: 13, Method: "simhash k=3 (unverified: made before SimHash indexes verified their candidates; rebuild it)",
 		Layout: "k=3: 4 blocks, 4 tables, 16 leading bits, about 152.6 candidates per table probe for 10000000 fingerprints, 56 bytes per fingerprint"},
 		[]float64{1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
 	{MethodMinHash, StoreStats{Documents: 13, Method: "minhash threshold=0.8",
@@ -233,6 +233,12 @@ func TestStoreFixtures(t *testing.T) {
 				}
 			}
 
+			if fx.method == MethodSimHash {
+				// A SimHash store written now verifies its candidates
+				// and keeps a sketch per document: its bytes differ
+				// from the fixture's by design (TestStoreSimHashVerifies).
+				return
+			}
 			fresh := t.TempDir()
 			storeFixtureWrites(t, fresh, fx.method, es)
 			st2, err := OpenStore(fresh, nil)
@@ -251,7 +257,9 @@ func TestStoreFixtures(t *testing.T) {
 // and prints the storeFixtures table.
 func rewriteStoreFixtures(t *testing.T) {
 	var table bytes.Buffer
-	for _, m := range []Method{MethodSimHash, MethodMinHash, MethodMD5, MethodTFIDF, MethodHeavySent, MethodLexRand} {
+	// Not SimHash: its fixture is a store of before verification, which
+	// the code no longer writes (TestStoreFixtures opens it).
+	for _, m := range []Method{MethodMinHash, MethodMD5, MethodTFIDF, MethodHeavySent, MethodLexRand} {
 		es := storeFixtureEntries(storeFixtureTexts(t, m))
 		dir := filepath.Join(storeFixtureDir, m.String())
 		if err := os.RemoveAll(dir); err != nil {

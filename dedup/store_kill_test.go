@@ -156,7 +156,11 @@ func checkStoreConsistent(t *testing.T, st *Store) {
 		switch k[0] {
 		case 'd':
 			id := binary.BigEndian.Uint64(k[1:])
-			docs[id] = StoredDoc{ID: id, Fingerprint: binary.BigEndian.Uint64(v), URL: string(v[8:])}
+			d, err := st.kind.doc(id, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[id] = d
 		case 'u':
 			id, _ := binary.Uvarint(v)
 			urls[string(k[1:])] = id

@@ -30,11 +30,41 @@ var _ indexKind = (*minKind)(nil)
 // minKind is the index of a MinHash store.
 type minKind struct {
 	noUpkeep
+	sketcher
 	db        *pebble.DB
 	threshold float64
-	mh        *MinHasher
 	bands     Bands
-	norm      *Normalizer
+}
+
+// sketcher signs a text with the b-bit MinHash signature a store keeps
+// to estimate the Jaccard similarity of its candidates: storeNumPerm
+// bytes over 3-word shingles (the MinHash store's signature, and the
+// sketch a SimHash store verifies on).
+type sketcher struct {
+	mh   *MinHasher
+	norm *Normalizer
+}
+
+func newSketcher() (sketcher, error) {
+	norm, err := NewNormalizer(Options{Shingles: storeMinShingles})
+	if err != nil {
+		return sketcher{}, err
+	}
+	return sketcher{mh: NewMinHasher(storeNumPerm, storeSeed), norm: norm}, nil
+}
+
+// sketch is the text's b-bit signature; ok is false for a text with no
+// shingle.
+func (k sketcher) sketch(text string) (minSigned, bool) {
+	sig := k.mh.Signature(k.norm.Features(text))
+	if sig == nil {
+		return nil, false
+	}
+	b := make(minSigned, len(sig))
+	for i, v := range sig {
+		b[i] = byte(v)
+	}
+	return b, true
 }
 
 // minSigned is a document's b-bit signature.
@@ -46,16 +76,15 @@ func newMinKind(db *pebble.DB, threshold float64) (*minKind, error) {
 	if threshold <= 0 || threshold > 1 {
 		return nil, fmt.Errorf("%w: threshold %v not in (0,1]", ErrStore, threshold)
 	}
-	norm, err := NewNormalizer(Options{Shingles: storeMinShingles})
+	sk, err := newSketcher()
 	if err != nil {
 		return nil, err
 	}
 	return &minKind{
+		sketcher:  sk,
 		db:        db,
 		threshold: threshold,
-		mh:        NewMinHasher(storeNumPerm, storeSeed),
 		bands:     ChooseBands(threshold, storeNumPerm, 0.01, 0.99),
-		norm:      norm,
 	}, nil
 }
 
@@ -68,15 +97,11 @@ func (s *Store) Bands() Bands {
 }
 
 func (k *minKind) sign(e Entry) (signed, bool) {
-	sig := k.mh.Signature(k.norm.Features(e.Text))
-	if sig == nil {
+	sig, ok := k.sketch(e.Text)
+	if !ok {
 		return nil, false
 	}
-	b := make(minSigned, len(sig))
-	for i, v := range sig {
-		b[i] = byte(v)
-	}
-	return b, true
+	return sig, true
 }
 
 // bandKey is the key of band b of a MinHash signature.
@@ -130,7 +155,7 @@ func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 	return StoredDoc{ID: id, URL: string(url)}, err
 }
 
-func (k *minKind) query(sd signed, found func(id uint64, distance int, similarity float64)) error {
+func (k *minKind) query(sd signed, found func(id uint64, distance int, similarity float64, verified bool)) error {
 	sig := sd.(minSigned)
 	cand := map[uint64]bool{}
 	for _, key := range k.bandKeys(sig) {
@@ -148,7 +173,7 @@ func (k *minKind) query(sd signed, found func(id uint64, distance int, similarit
 			return err
 		}
 		if j := bbitJaccard(sig, held); j >= k.threshold {
-			found(id, -1, j)
+			found(id, -1, j, true)
 		}
 	}
 	return nil

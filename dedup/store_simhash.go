@@ -14,7 +14,17 @@ import (
 //	"t" table permuted id      the fingerprint permuted for the table (empty value)
 //
 // A query reads, in each table, the keys that share the table's leading
-// bits with the permuted query and keeps those within K bits.
+// bits with the permuted query and keeps those within K bits. Real
+// fingerprints are not uniform, so some within K bits are unrelated
+// texts: each candidate is then verified on a sketch of the texts, the
+// b-bit MinHash signature a MinHash store keeps (128 bytes), which the
+// "d" record holds after the fingerprint and a byte that says whether
+// there is one:
+//
+//	"d" id                     fingerprint(8), 1 and sketch(128) or 0, URL
+//
+// A store of key layout version 3 made before this (its settings have no
+// threshold) holds fingerprint(8), URL, and does not verify.
 
 // storeLayoutN is the collection size the SimHash tables are planned for.
 const storeLayoutN = 10_000_000
@@ -28,28 +38,52 @@ var _ indexKind = (*simKind)(nil)
 // simKind is the index of a SimHash store.
 type simKind struct {
 	noUpkeep
-	db     *pebble.DB
-	k      int
-	layout Layout
-	tables []table
-	norm   *Normalizer
+	sketcher
+	db        *pebble.DB
+	k         int
+	threshold float64 // 0: a legacy store, which keeps no sketch
+	layout    Layout
+	tables    []table
+	norm      *Normalizer
 }
 
-// simSigned is a document's fingerprint.
-type simSigned uint64
+// simSigned is a document's fingerprint and, in a store that verifies,
+// its sketch (nil for an entry given by its fingerprint alone).
+type simSigned struct {
+	fp     uint64
+	verify bool
+	sketch minSigned
+}
 
-func (fp simSigned) record() []byte { return binary.BigEndian.AppendUint64(nil, uint64(fp)) }
+func (sd simSigned) record() []byte {
+	rec := binary.BigEndian.AppendUint64(nil, sd.fp)
+	switch {
+	case !sd.verify:
+	case sd.sketch == nil:
+		rec = append(rec, 0)
+	default:
+		rec = append(append(rec, 1), sd.sketch...)
+	}
+	return rec
+}
 
-func newSimKind(db *pebble.DB, k int) (*simKind, error) {
+func newSimKind(db *pebble.DB, k int, threshold float64) (*simKind, error) {
 	layout, err := PlanLayout(k, storeLayoutN, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrStore, err)
+	}
+	if threshold < 0 || threshold > 1 {
+		return nil, fmt.Errorf("%w: threshold %v not in [0,1]", ErrStore, threshold)
 	}
 	norm, err := NewNormalizer(Options{Shingles: storeSimShingles})
 	if err != nil {
 		return nil, err
 	}
-	return &simKind{db: db, k: k, layout: layout, tables: newTables(layout), norm: norm}, nil
+	sk, err := newSketcher()
+	if err != nil {
+		return nil, err
+	}
+	return &simKind{sketcher: sk, db: db, k: k, threshold: threshold, layout: layout, tables: newTables(layout), norm: norm}, nil
 }
 
 // Layout is a SimHash store's table layout (zero for other stores).
@@ -61,11 +95,37 @@ func (s *Store) Layout() Layout {
 }
 
 func (k *simKind) sign(e Entry) (signed, bool) {
-	if e.HasFingerprint {
-		return simSigned(e.Fingerprint), true
+	sd := simSigned{fp: e.Fingerprint, verify: k.threshold > 0}
+	if !e.HasFingerprint {
+		fp, ok := k.norm.Fingerprint(e.Text)
+		if !ok {
+			return nil, false
+		}
+		sd.fp = fp
 	}
-	fp, ok := k.norm.Fingerprint(e.Text)
-	return simSigned(fp), ok
+	if sd.verify {
+		sd.sketch, _ = k.sketch(e.Text) // nil for no text: unverified
+	}
+	return sd, true
+}
+
+// simStored splits document id's "d" record into its fingerprint, its
+// sketch (nil when it has none) and its URL.
+func (k *simKind) simStored(id uint64, rec []byte) (fp uint64, sketch minSigned, url []byte, err error) {
+	if len(rec) < 8 {
+		return 0, nil, nil, shortRecord(id)
+	}
+	fp, rest := binary.BigEndian.Uint64(rec), rec[8:]
+	if k.threshold == 0 {
+		return fp, nil, rest, nil
+	}
+	switch {
+	case len(rest) >= 1 && rest[0] == 0:
+		return fp, nil, rest[1:], nil
+	case len(rest) >= 1+storeNumPerm && rest[0] == 1:
+		return fp, minSigned(rest[1 : 1+storeNumPerm]), rest[1+storeNumPerm:], nil
+	}
+	return 0, nil, nil, shortRecord(id)
 }
 
 // tableKey is the key of a fingerprint in SimHash table ti.
@@ -84,44 +144,70 @@ func (k *simKind) eachKey(fp uint64, id uint64, fn func(key []byte)) {
 }
 
 func (k *simKind) put(b *pebble.Batch, id uint64, sd signed, _ string) {
-	k.eachKey(uint64(sd.(simSigned)), id, func(key []byte) { b.Set(key, nil, nil) })
+	k.eachKey(sd.(simSigned).fp, id, func(key []byte) { b.Set(key, nil, nil) })
 }
 
 func (k *simKind) remove(b *pebble.Batch, id uint64, rec []byte) error {
-	d, err := k.doc(id, rec)
+	fp, _, _, err := k.simStored(id, rec)
 	if err != nil {
 		return err
 	}
-	k.eachKey(d.Fingerprint, id, func(key []byte) { b.Delete(key, nil) })
+	k.eachKey(fp, id, func(key []byte) { b.Delete(key, nil) })
 	return nil
 }
 
 func (k *simKind) doc(id uint64, rec []byte) (StoredDoc, error) {
-	if len(rec) < 8 {
-		return StoredDoc{}, shortRecord(id)
-	}
-	return StoredDoc{ID: id, Fingerprint: binary.BigEndian.Uint64(rec), URL: string(rec[8:])}, nil
+	fp, _, url, err := k.simStored(id, rec)
+	return StoredDoc{ID: id, Fingerprint: fp, URL: string(url)}, err
 }
 
-func (k *simKind) query(sd signed, found func(id uint64, distance int, similarity float64)) error {
-	fp := uint64(sd.(simSigned))
+// query finds the held fingerprints within K bits of the query's; in a
+// store that verifies, a candidate whose sketch and the query's estimate
+// a Jaccard similarity under the threshold is dropped, and one of them
+// without a sketch is reported unverified.
+func (k *simKind) query(sd signed, found func(id uint64, distance int, similarity float64, verified bool)) error {
+	q := sd.(simSigned)
+	near := map[uint64]int{} // id -> distance
 	for ti := range k.tables {
 		t := &k.tables[ti]
-		p := t.permute(fp)
-		shift := 64 - t.prefix
-		// The keys of table ti whose leading t.prefix bits equal p's.
-		prefix := tableKey(ti, p)[:2+(t.prefix+7)/8]
-		err := scanKeys(k.db, prefix, func(key []byte, _ uint64) {
-			perm := binary.BigEndian.Uint64(key[2:10])
-			if perm>>shift != p>>shift {
-				return
-			}
-			if d := bits.OnesCount64(perm ^ p); d <= k.k {
-				found(keyID(key, 10), d, 1-float64(d)/64)
+		p := t.permute(q.fp)
+		// The keys of table ti whose leading t.prefix bits equal p's: a
+		// range of permuted values, since the prefix need not end on a
+		// byte.
+		lead := ^uint64(0) << (64 - t.prefix)
+		lo, hi := tableKey(ti, p&lead), []byte{'t', byte(ti + 1)}
+		if top := p | ^lead; top != ^uint64(0) {
+			hi = tableKey(ti, top+1)
+		}
+		err := scanRange(k.db, lo, hi, 10, func(key []byte, id uint64) {
+			if d := bits.OnesCount64(binary.BigEndian.Uint64(key[2:10]) ^ p); d <= k.k {
+				near[id] = d
 			}
 		})
 		if err != nil {
 			return err
+		}
+	}
+	for id, d := range near {
+		unverified := 1 - float64(d)/64
+		if k.threshold == 0 || q.sketch == nil {
+			found(id, d, unverified, false)
+			continue
+		}
+		rec, err := docRecord(k.db, id)
+		if err != nil {
+			return err
+		}
+		_, held, _, err := k.simStored(id, rec)
+		switch {
+		case err != nil:
+			return err
+		case held == nil:
+			found(id, d, unverified, false)
+		default:
+			if j := bbitJaccard(q.sketch, held); j >= k.threshold {
+				found(id, d, j, true)
+			}
 		}
 	}
 	return nil

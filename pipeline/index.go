@@ -131,9 +131,13 @@ type IndexMatch struct {
 	URL string `json:"url"`
 	// Distance is the SimHash Hamming distance (SimHash indexes only).
 	Distance *int `json:"distance,omitempty"`
-	// Similarity is 1 - Distance/64 (SimHash), the estimated Jaccard
-	// similarity (MinHash) or the share of signatures in common.
+	// Similarity is the estimated Jaccard similarity (MinHash, and
+	// SimHash when verified), 1 - Distance/64 (SimHash unverified) or the
+	// share of signatures in common.
 	Similarity float64 `json:"similarity"`
+	// Verified says the similarity was checked on the texts' sketches
+	// (see dedup.Match).
+	Verified bool `json:"verified"`
 }
 
 // IndexAnswer is the answer to one queried record, one JSON line of
@@ -162,7 +166,7 @@ func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, 
 		a := IndexAnswer{URL: rec.URL, Line: rec.Line, Duplicates: []IndexMatch{}, Error: rec.Err}
 		if a.Error == "" {
 			err := st.Query(dedup.Entry{URL: rec.URL, Text: rec.Text}, func(m dedup.Match) {
-				im := IndexMatch{URL: m.URL, Similarity: m.Similarity}
+				im := IndexMatch{URL: m.URL, Similarity: m.Similarity, Verified: m.Verified}
 				if m.Distance >= 0 {
 					im.Distance = &m.Distance
 				}

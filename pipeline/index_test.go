@@ -33,7 +33,7 @@ func TestIndexAddQueryDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Added != 1 || sum.Unreadable != 2 || sum.Unsigned != 1 || sum.String() != "1 records added, 2 unreadable, 1 with nothing to sign (simhash k=3)" {
+	if sum.Added != 1 || sum.Unreadable != 2 || sum.Unsigned != 1 || sum.String() != "1 records added, 2 unreadable, 1 with nothing to sign (minhash threshold=0.8)" {
 		t.Errorf("summary %+v %q", sum, sum)
 	}
 	if got := log.String(); !strings.HasPrefix(got, "in.jsonl:2: skipped: ") || !strings.Contains(got, "in.jsonl:4: skipped: no url\n") {
@@ -53,7 +53,7 @@ func TestIndexAddQueryDelete(t *testing.T) {
 		answers = append(answers, a)
 	}
 	if len(answers) != 3 || len(answers[0].Duplicates) != 1 || answers[0].Duplicates[0].URL != "https://a.example/1" ||
-		*answers[0].Duplicates[0].Distance != 0 || answers[1].Error == "" || answers[2].Error != "no words to sign" {
+		answers[0].Duplicates[0].Similarity != 1 || !answers[0].Duplicates[0].Verified || answers[1].Error == "" || answers[2].Error != "no words to sign" {
 		t.Errorf("answers %s", out.String())
 	}
 	missing, err := pipeline.IndexDelete(st, []string{"https://a.example/1", "https://nope.example/"})

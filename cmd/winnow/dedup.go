@@ -65,6 +65,9 @@ func (f dedupFlags) options() (pipeline.DedupOptions, error) {
 	if o.Method, err = dedup.ParseMethod(f.method); err != nil {
 		return o, err
 	}
+	if f.changed != nil && f.changed("k") && o.Method != dedup.MethodSimHash {
+		return o, fmt.Errorf("--k is a setting of --method simhash (the method is %v)", o.Method)
+	}
 	if o.Measure, err = dedup.ParseMeasure(f.measure); err != nil {
 		return o, err
 	}
@@ -92,7 +95,10 @@ func (f dedupFlags) options() (pipeline.DedupOptions, error) {
 	}
 	o.Index, o.DropDuplicates = f.index, f.dropDuplicates
 	if f.index != "" {
-		if o.IndexWant, err = storeWant(f.changed, f.method, f.k, f.threshold); err != nil {
+		// --threshold is the clusters' here: alone it asks nothing of
+		// the index (with --method minhash it is the new index's too).
+		changed := func(name string) bool { return name != "threshold" && f.changed != nil && f.changed(name) }
+		if o.IndexWant, err = storeWant(changed, f.method, f.k, f.threshold); err != nil {
 			return o, err
 		}
 	}
@@ -159,14 +165,18 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 
 // storeWant is the index settings asked for on the command line: nil
 // (an existing index keeps its own, a new one takes the defaults) unless
-// --method or --k was given. --threshold sets a new MinHash index's.
+// --method, --k or --threshold was given. --threshold sets a new MinHash
+// index's banding threshold, and a SimHash index's verification.
 func storeWant(changed func(string) bool, method string, k int, threshold float64) (*dedup.StoreOptions, error) {
-	if changed == nil || !changed("method") && !changed("k") {
+	if changed == nil || !changed("method") && !changed("k") && !changed("threshold") {
 		return nil, nil
 	}
 	m, err := dedup.ParseMethod(method)
 	if err != nil {
 		return nil, err
+	}
+	if changed("k") && m != dedup.MethodSimHash {
+		return nil, fmt.Errorf("--k is a setting of --method simhash (the method is %v)", m)
 	}
 	w := &dedup.StoreOptions{Method: m}
 	switch m {
@@ -175,6 +185,12 @@ func storeWant(changed func(string) bool, method string, k int, threshold float6
 			return nil, fmt.Errorf("--k %d: want 0 to %d", k, dedup.MaxK)
 		}
 		w.K = k
+		if changed("threshold") {
+			if threshold <= 0 || threshold > 1 {
+				return nil, fmt.Errorf("--threshold %v: want more than 0 and at most 1", threshold)
+			}
+			w.Threshold = threshold
+		}
 	case dedup.MethodMinHash:
 		if threshold <= 0 || threshold > 1 {
 			return nil, fmt.Errorf("--threshold %v: want more than 0 and at most 1", threshold)

@@ -25,10 +25,11 @@ func newIndexCmd() *cobra.Command {
 		Short: "A persistent near-duplicate index: add, query, delete, stats",
 		Long: `A persistent, incremental near-duplicate index on disk (pebble). Its
 lookup structures are sorted keys, so a query reads a few short key ranges:
-SimHash (the default; Manku's permuted tables, --k bits, over the text's
-words and word pairs), MinHash (LSH bands chosen from --threshold over
-3-word shingles, with one byte per position kept to estimate the Jaccard
-similarity), or one of seed 000's signatures (md5, tfidf, longsent,
+MinHash (the default: LSH bands chosen from --threshold over 3-word
+shingles, with one byte per position kept to estimate the Jaccard
+similarity of the candidates), SimHash (Manku's permuted tables, --k bits,
+over the text's words and word pairs, each candidate verified on the same
+b-bit sketch: its estimated Jaccard must reach --threshold), or one of seed 000's signatures (md5, tfidf, longsent,
 heavysent, lexrand; a shared signature makes a duplicate). TF*IDF, Heavy
 Sent and Lex Rand keep their collection statistics and the texts in the
 index; the statistics are rebuilt, and the collection re-signed, when a
@@ -47,9 +48,9 @@ created with; giving others later is an error.`,
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&f.dir, "index", "", "index folder (required)")
-	pf.StringVar(&f.method, "method", "simhash", "a new index's method: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
+	pf.StringVar(&f.method, "method", dedup.DefaultStoreOptions().Method.String(), "a new index's method: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
 	pf.IntVar(&f.k, "k", 3, "a new SimHash index's Hamming distance of a near-duplicate (0-8)")
-	pf.Float64Var(&f.threshold, "threshold", 0.8, "a new MinHash index's estimated Jaccard similarity of a near-duplicate")
+	pf.Float64Var(&f.threshold, "threshold", 0.8, "a new MinHash or SimHash index's estimated Jaccard similarity of a near-duplicate")
 	cmd.AddCommand(f.addCmd(), f.queryCmd(), f.deleteCmd(), f.statsCmd())
 	return cmd
 }
@@ -128,8 +129,8 @@ func (f *indexFlags) withStore(fn func(*cobra.Command, []string, *dedup.Store) e
 			return usagef("index: --index DIR is required")
 		}
 		changed := cmd.Flags().Changed
-		if changed("threshold") && f.method != "minhash" {
-			return usagef("index: --threshold is the setting of --method minhash")
+		if changed("threshold") && f.method != "minhash" && f.method != "simhash" {
+			return usagef("index: --threshold is a setting of --method minhash and simhash")
 		}
 		want, err := storeWant(changed, f.method, f.k, f.threshold)
 		if err != nil {

@@ -90,7 +90,13 @@ func TestIndexCommand(t *testing.T) {
 func TestDedupWithIndex(t *testing.T) {
 	dir := t.TempDir()
 	idx := filepath.Join(dir, "idx")
-	base := strings.Repeat("The harbour town switched on its first tidal power station after a decade of planning, protests and hearings. ", 4)
+	// A reprint adds one line: Jaccard 0.9 of 3-word shingles with the
+	// page, which both the index's verification and the clusters' pass.
+	base := "The harbour town switched on its first tidal power station after a decade of planning, protests and hearings. " +
+		"Engineers say the turbines under the old pier will light four thousand homes when the spring tides run strongest. " +
+		"Fishermen who fought the project for years now sell their morning catch to the crews who service the machines. " +
+		"The council hopes visitors will come to watch the water turn the blades, and plans a small museum beside the lock. " +
+		"A second station further along the coast is already being discussed, though no money has been set aside for it yet."
 	first := filepath.Join(dir, "first.jsonl")
 	os.WriteFile(first, []byte(`{"url":"https://a.example/1","text":`+quote(base)+`}`+"\n"), 0o644)
 	if _, code := run(t, "dedup", first, "--out", filepath.Join(dir, "o1.jsonl"), "--index", idx); code != 1 {
@@ -113,8 +119,8 @@ func TestDedupWithIndex(t *testing.T) {
 		`{"url":"https://c.example/new","text":"An unrelated note about winter squash stored on a shelf in the spare bedroom until April."}`,
 	}, "\n")+"\n"), 0o644)
 	out2, red := filepath.Join(dir, "o2.jsonl"), filepath.Join(dir, "red.tsv")
-	if _, code := run(t, "dedup", second, "--out", out2, "--index", idx, "--k", "8", "--redirects", red); code == 0 {
-		t.Fatal("an index created with k=3 was opened with k=8")
+	if _, code := run(t, "dedup", second, "--out", out2, "--index", idx, "--method", "simhash", "--redirects", red); code == 0 {
+		t.Fatal("a MinHash index (the default) was opened as a SimHash one")
 	}
 	if _, code := run(t, "dedup", second, "--out", out2, "--index", idx, "--redirects", red); code != 0 {
 		t.Fatalf("second run: exit code %d", code)
