@@ -246,7 +246,15 @@ func (d *draft) render() string {
 	if d.cjk {
 		sep = ""
 	}
+	n := 0
+	for _, p := range d.paras {
+		n += 2 + len(p)
+		for _, s := range p {
+			n += len(s)
+		}
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, p := range d.paras {
 		if i > 0 {
 			b.WriteString("\n\n")

@@ -18,7 +18,7 @@ var (
 )
 
 // pool loads the shared data's pool once for all tests.
-func pool(t *testing.T) *Pool {
+func pool(t testing.TB) *Pool {
 	t.Helper()
 	dir := shareddata.Require(t)
 	poolOnce.Do(func() { testPool, poolErr = LoadPool(dir) })

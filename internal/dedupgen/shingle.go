@@ -3,8 +3,8 @@ package dedupgen
 import (
 	"slices"
 	"strings"
-
-	"github.com/cespare/xxhash/v2"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/winnow-go/winnow/internal/textseg"
 )
@@ -107,17 +107,46 @@ func intersectSorted[T string | uint64](a, b []T) int {
 // shingleHashes returns the 64-bit hashes of the shingle set of text,
 // sorted and without repeats. The generator steers its edits with them,
 // where a rare hash collision costs nothing; gold figures come from
-// Compare, which is exact.
+// Compare, which is exact. It tokenises as Tokens does (strings.ToLower
+// maps rune by rune with unicode.ToLower) without building strings.
 func shingleHashes(text string) []uint64 {
-	tokens := Tokens(text)
-	if len(tokens) < 3 {
+	const prime = 0x100000001b3
+	var th []uint64
+	h, in := uint64(0xcbf29ce484222325), false
+	end := func() {
+		if in {
+			th = append(th, splitmix(h))
+			h, in = 0xcbf29ce484222325, false
+		}
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+				fallthrough
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_':
+				h, in = (h^uint64(c))*prime, true
+			default:
+				end()
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		i += n
+		if l := unicode.ToLower(r); textseg.IsWordRune(l) {
+			h, in = (h^uint64(l))*prime, true
+		} else {
+			end()
+		}
+	}
+	end()
+	if len(th) < 3 {
 		return nil
 	}
-	th := make([]uint64, len(tokens))
-	for i, t := range tokens {
-		th[i] = xxhash.Sum64String(t)
-	}
-	out := make([]uint64, 0, len(tokens)-2)
+	out := make([]uint64, 0, len(th)-2)
 	for i := 0; i+3 <= len(th); i++ {
 		out = append(out, mix3(th[i], th[i+1], th[i+2]))
 	}

@@ -38,7 +38,18 @@ func TestJaccard(t *testing.T) {
 // TestShinglesAgree: the map of Shingles, the sorted list behind Compare
 // and the hashes that steer the edits count the same set.
 func TestShinglesAgree(t *testing.T) {
-	text := "Near-duplicate pages share most of their shingles; near-duplicate pages differ in a few. Ещё одна строка, и ещё одна строка."
+	for _, text := range []string{
+		"Near-duplicate pages share most of their shingles; near-duplicate pages differ in a few. Ещё одна строка, и ещё одна строка.",
+		"İSTANBUL İstanbul istanbul ΟΔΟΣ οδος Straße STRASSE x_1 x_1 x_1 3.14 3 14 3 14",
+		"中文句子，第二个分句，第三个分句。中文句子，第二个分句，第三个分句。日本語のテキスト、二つ目、三つ目。",
+		"a b", "",
+	} {
+		shinglesAgree(t, text)
+	}
+}
+
+func shinglesAgree(t *testing.T, text string) {
+	t.Helper()
 	m := Shingles(text)
 	s := sortedShingles(text)
 	if len(m) != len(s) || len(shingleHashes(text)) != len(s) {
