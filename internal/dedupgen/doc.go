@@ -27,7 +27,10 @@
 // that every sentence is reused at about the same rate (drawing by source
 // page count would give German, whose pool is small, a quarter of the
 // documents and many chance overlaps). It takes a sentence count from a
-// random source of that language (bounded to MinSentences-MaxSentences),
+// random source of that language (bounded to MaxSentences and to a least
+// count: MinSentences, raised for small pools until chance overlaps stay
+// unlikely even among ten million documents: 8 for English, 9 for
+// Chinese, 11 for Russian and 12 for German with the current data),
 // draws that many distinct random sentences of the pool, more while it
 // has fewer than MinTokens tokens or one sentence holds over a fifth of
 // them, and groups them in paragraphs after a one-sentence headline.
@@ -80,7 +83,13 @@
 //
 // Unplanted pairs are far apart: a test compares all pairs of a
 // 3,000-document collection and 500 unrelated documents and finds none
-// at a Jaccard of 0.5 or more outside the planted families. At large
+// at a Jaccard of 0.5 or more outside the planted families (the closest
+// is near 0.15). At one million documents, a search of every Russian and
+// German base-document pair sharing three sentences or more, and of
+// 20,000 English and 20,000 Chinese documents against all others, found
+// none over a Jaccard of 0.34; a few Russian and German pairs (17 among
+// 36,000 documents searched) reach a containment of 0.5 to 0.6, none 0.8,
+// which matters to containment-based text-reuse runs. At large
 // sizes each pool sentence recurs in many documents (at ten million
 // documents an English sentence is in about 3,000 of them), so methods
 // that key on single sentences see far more chance candidates than in a

@@ -71,8 +71,7 @@ func (g *Generator) makeCopy(j, m int) (*draft, []string) {
 		d := g.applyPlan(orig, plan, k)
 		return d, hashJaccard(origHashes, shingleHashes(d.render()))
 	}
-	main := plan.kinds[0]
-	if !scalable(main) {
+	if !scalable(plan.kinds[0]) {
 		d, jv := jac(0)
 		if jv >= MinCopyJaccard && jv < 1 {
 			return d, plan.sorted()
