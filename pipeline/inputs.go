@@ -235,16 +235,30 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			skipped = r.Skipped()
 		}
 		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", base, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date")), Warnings: stray}
-		typ := rec.Type()
-		if rec.Partial() && (typ != "response" || !headDecides(rec.Block)) {
-			// Skimmed, but the first bytes do not say what it is.
+		// A skimmed record whose first bytes do not say what it is is
+		// read whole.
+		whole := func() error {
+			var err error
 			if rec.Block, err = blockAt(path, rec.Offset); err != nil {
 				return fmt.Errorf("reading the record at %d again: %w", rec.Offset, err)
+			}
+			return nil
+		}
+		typ := rec.Type()
+		if rec.Partial() && typ != "response" {
+			if err := whole(); err != nil {
+				return err
 			}
 		}
 		switch typ {
 		case "response":
 			resp, err := warc.ParseResponseOwned(rec.Block)
+			if rec.Partial() && !headDecides(rec.Block, resp, err) {
+				if err := whole(); err != nil {
+					return err
+				}
+				resp, err = warc.ParseResponseOwned(rec.Block)
+			}
 			if err != nil {
 				continue // a response that is not HTTP (dns:, whois) is no page
 			}
@@ -330,18 +344,14 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 const skimPrefix = 16 << 10
 
 // headDecides reports whether the first bytes of a response record's
-// block decide all that a skimming read takes from it: they hold the
-// whole HTTP header, and either a Content-Type or, to sniff, the first
-// 1,024 bytes of a body that is neither chunked nor encoded.
-func headDecides(head []byte) bool {
-	end := bytes.Index(head, []byte("\r\n\r\n"))
-	if lf := bytes.Index(head, []byte("\n\n")); lf >= 0 && (end < 0 || lf < end) {
-		end = lf
-	}
-	if end < 0 {
+// block, parsed as resp (or failing with err), decide all that a
+// skimming read takes from it: they hold the whole HTTP header, and
+// either a Content-Type or, to sniff, the first 1,024 bytes of a body
+// that is neither chunked nor encoded.
+func headDecides(head []byte, resp *warc.Response, err error) bool {
+	if !bytes.Contains(head, []byte("\r\n\r\n")) && !bytes.Contains(head, []byte("\n\n")) {
 		return false
 	}
-	resp, err := warc.ParseResponseOwned(head)
 	if err != nil {
 		return true // no HTTP response, whatever follows
 	}
