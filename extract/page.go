@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/winnow-go/winnow/metadata"
 	"golang.org/x/net/html"
 )
 
@@ -115,6 +116,10 @@ type Page struct {
 	// nil until then).
 	Type         PageType
 	TypeEvidence []string
+
+	// Meta is what the page says about itself; pipeline's metadata stage
+	// reads it once the blocks are labelled (zero until then).
+	Meta metadata.Metadata
 
 	// Removed counts the words a stage took out of the tree before the
 	// blocks were cut (a rule's drop selectors), by stage.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/metadata"
 	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
@@ -53,13 +54,15 @@ func errKind(err error) string {
 // record"). Optional fields are omitted when empty; fetched_at is null when
 // unknown.
 type Record struct {
-	URL              string           `json:"url"`
-	Source           string           `json:"source,omitempty"`
-	FetchedAt        *string          `json:"fetched_at"`
-	Status           string           `json:"status"`
-	Error            string           `json:"error,omitempty"`
-	Title            string           `json:"title,omitempty"`
-	Lang             string           `json:"lang,omitempty"`
+	URL       string  `json:"url"`
+	Source    string  `json:"source,omitempty"`
+	FetchedAt *string `json:"fetched_at"`
+	Status    string  `json:"status"`
+	Error     string  `json:"error,omitempty"`
+	// Metadata is what the page says about itself (the metadata stage):
+	// title, authors, dates, site name, language and the rest, with
+	// their sources. Its fields are the record's own in JSON.
+	metadata.Metadata
 	PageType         extract.PageType `json:"page_type,omitempty"`          // every ok record has one
 	PageTypeEvidence []string         `json:"page_type_evidence,omitempty"` // with RecordOptions.Blocks
 	Charset          string           `json:"charset,omitempty"`
@@ -103,13 +106,14 @@ type RecordOptions struct {
 
 // NewRecord builds the record of an extracted page.
 func NewRecord(p *extract.Page, source string, o RecordOptions) *Record {
-	r := &Record{Source: source, Status: StatusOK, Title: p.Title, Lang: p.Lang,
+	r := &Record{Source: source, Status: StatusOK, Metadata: p.Meta,
 		Charset: p.Charset, Text: p.Text(), Truncated: p.Truncated, Warnings: p.Warnings}
 	if p.URL != nil {
 		r.URL = p.URL.String()
 		r.Site = Site(p.URL.Hostname())
 	}
 	r.FetchedAt = rfc3339(p.FetchedAt)
+	r.fallbackMetadata(p)
 	if o.Markdown {
 		r.Markdown = p.Markdown()
 	}
@@ -132,6 +136,19 @@ func NewRecord(p *extract.Page, source string, o RecordOptions) *Record {
 		r.BoilerplateRatio = round4(float64(all-kept) / float64(all))
 	}
 	return r
+}
+
+// fallbackMetadata stands the <title> and the declared or guessed
+// script in for a headline and a language the metadata stage did not
+// find (a page the stages did not label has neither).
+func (r *Record) fallbackMetadata(p *extract.Page) {
+	if r.Title == "" {
+		r.Title = p.Title
+	}
+	if r.Lang == "" {
+		r.Lang = p.Lang
+	}
+	r.Metadata.Warnings = nil // the page's warnings have them
 }
 
 // ErrorRecord is the record of a page that could not be processed.

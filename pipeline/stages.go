@@ -4,10 +4,12 @@ import (
 	"context"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/internal/par"
+	"github.com/winnow-go/winnow/metadata"
 	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
 )
@@ -25,7 +27,11 @@ import (
 //  3. template: the Infholder template of the page's site group, when
 //     pass 1 learned one (Sites);
 //  4. density: the density classifier labels every block no stage
-//     labelled.
+//     labelled;
+//  5. metadata: the page's headline, authors, dates, site name, language
+//     and the rest (package metadata), read from the tree and the start
+//     of the labelled text; a site rule's title selector names the
+//     headline.
 //
 // Templates are learned (pass 1, SiteLearner) from the pages as they are
 // parsed, before any stage has cut them, and applied in step 3.
@@ -45,6 +51,8 @@ type Stages struct {
 	// earlier stage labelled is kept. It measures the template stage
 	// alone (winnow eval sites); a run never sets it.
 	TemplateOnly bool
+	// Metadata configures the metadata stage.
+	Metadata metadata.Options
 }
 
 // WithSignature returns a copy of the stages whose templates compare
@@ -123,11 +131,44 @@ func (s *Stages) Label(ctx context.Context, p *extract.Page, sites *Sites, group
 				b.Label = extract.Content
 			}
 		}
-		return ro, nil
+	} else {
+		extract.Classify(p)
 	}
-	extract.Classify(p)
+	s.readMetadata(p, ro)
 	return ro, nil
 }
+
+// metadataText bounds the text the metadata stage reads: the start of
+// the page's main text is where a date line stands, and enough to tell
+// the language.
+const metadataText = 4 << 10
+
+// readMetadata is the metadata stage.
+func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
+	var sb strings.Builder
+	for _, b := range p.ContentBlocks() {
+		if sb.Len() >= metadataText {
+			break
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(b.Text)
+	}
+	p.Meta = metadata.Read(p.Doc, metadata.Input{URL: p.URL, Text: sb.String()}, s.Metadata)
+	if ro.Title != "" {
+		p.Meta.Title = ro.Title
+		if p.Meta.Sources == nil {
+			p.Meta.Sources = map[string]string{}
+		}
+		p.Meta.Sources["title"] = MetadataSourceRule
+	}
+	p.Warnings = append(p.Warnings, p.Meta.Warnings...)
+}
+
+// MetadataSourceRule is the source of a headline a site rule's title
+// selector found.
+const MetadataSourceRule = "rule"
 
 // Page parses and labels one input page. A page that cannot be parsed or
 // rendered gives an error.

@@ -217,6 +217,7 @@ type Outcome struct {
 	Reason       string // why a rule is broken
 	ContentWords int    // words of the content the rule selected
 	Dropped      int    // words the drop selectors removed
+	Title        string // the headline the rule's title selectors found
 }
 
 // brokenShare: content below this share of the rule's typical word count
@@ -387,7 +388,7 @@ func (r *Rule) Apply(p *extract.Page, typical int) Outcome {
 		}
 	}
 	if t := r.title(p.Doc); t != "" {
-		p.Title = t
+		p.Title, out.Title = t, t
 	}
 	if s.inside == nil {
 		return out

@@ -36,7 +36,7 @@ func newEvalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "Measure winnow on the evaluation data in ../shared/data",
 	}
-	cmd.AddCommand(newEvalExtractCmd(), newEvalDedupCmd(), newEvalSitesCmd())
+	cmd.AddCommand(newEvalExtractCmd(), newEvalDedupCmd(), newEvalSitesCmd(), newEvalMetadataCmd())
 	return cmd
 }
 

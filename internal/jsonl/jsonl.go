@@ -84,11 +84,17 @@ func ReadFile[T any](path string) ([]T, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return Read[T](f, path)
+}
+
+// Read decodes every non-empty line of r into a new T; name is r's name
+// in errors.
+func Read[T any](r io.Reader, name string) ([]T, error) {
 	var out []T
-	err = Scan(f, path, func(line int, b []byte) error {
+	err := Scan(r, name, func(line int, b []byte) error {
 		var v T
 		if err := json.Unmarshal(b, &v); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
+			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		out = append(out, v)
 		return nil

@@ -1,0 +1,448 @@
+package evaluate
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/winnow-go/winnow/internal/gz"
+	"github.com/winnow-go/winnow/internal/jsonl"
+	"github.com/winnow-go/winnow/internal/par"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+// MetadataDatasets are the sets with metadata gold, in a fixed order.
+var MetadataDatasets = []string{"wcxb-dev-even", "htmldate"}
+
+// MetadataPeers are the tools whose metadata outputs on the same pages
+// are committed in testdata/peers (peers/cmd/peermeta writes them).
+var MetadataPeers = []string{"go-trafilatura", "go-htmldate-extensive", "go-htmldate-fast"}
+
+// MetaPage is one page with metadata gold. A nil gold field is null in
+// the set (the page has no such value), or the set has no gold for the
+// field at all (MetaDataset.Fields).
+type MetaPage struct {
+	ID, URL string
+	HTML    []byte
+	Domain  string
+	Title   *string
+	Author  *string
+	Date    *string // YYYY-MM-DD (or YYYY-MM)
+}
+
+// MetaDataset is a loaded metadata set.
+type MetaDataset struct {
+	Name  string
+	Pages []MetaPage
+	// HTMLOnly: the tools get the HTML without its URL (htmldate's
+	// harness does so).
+	HTMLOnly bool
+	// Titles and Authors say whether the set has gold for those fields;
+	// DateRule is "accuracy" (WCXB) or "htmldate" (TP/FP/FN).
+	Titles, Authors bool
+	DateRule        string
+}
+
+// LoadMetadata reads one of MetadataDatasets from the shared data folder.
+func LoadMetadata(dataDir, name string) (*MetaDataset, error) {
+	switch name {
+	case "wcxb-dev-even":
+		dir := filepath.Join(dataDir, "extract", name)
+		meta, err := jsonl.ReadFile[struct {
+			ID     string  `json:"id"`
+			URL    string  `json:"url"`
+			Domain string  `json:"domain"`
+			Title  *string `json:"title"`
+			Author *string `json:"author"`
+			Date   *string `json:"publish_date"`
+		}](filepath.Join(dir, "meta.jsonl"))
+		if err != nil {
+			return nil, err
+		}
+		ds := &MetaDataset{Name: name, Titles: true, Authors: true, DateRule: "accuracy"}
+		for _, m := range meta {
+			b, err := gz.ReadFile(filepath.Join(dir, "html", m.ID+".html.gz"))
+			if err != nil {
+				return nil, err
+			}
+			ds.Pages = append(ds.Pages, MetaPage{ID: m.ID, URL: m.URL, HTML: b, Domain: m.Domain,
+				Title: nonEmpty(m.Title), Author: nonEmpty(m.Author), Date: nonEmpty(m.Date)})
+		}
+		return ds, nil
+	case "htmldate":
+		dir := filepath.Join(dataDir, "metadata", name)
+		meta, err := jsonl.ReadFile[struct {
+			ID   string  `json:"id"`
+			URL  string  `json:"url"`
+			Date *string `json:"date"`
+		}](filepath.Join(dir, "meta.jsonl"))
+		if err != nil {
+			return nil, err
+		}
+		ds := &MetaDataset{Name: name, HTMLOnly: true, DateRule: "htmldate"}
+		for _, m := range meta {
+			b, err := gz.ReadFile(filepath.Join(dir, "html", m.ID+".html.gz"))
+			if err != nil {
+				return nil, err
+			}
+			ds.Pages = append(ds.Pages, MetaPage{ID: m.ID, URL: m.URL, HTML: b, Domain: hostOf(m.URL), Date: nonEmpty(m.Date)})
+		}
+		return ds, nil
+	}
+	return nil, fmt.Errorf("%w %q (metadata sets: %s)", ErrUnknownDataset, name, strings.Join(MetadataDatasets, ", "))
+}
+
+func nonEmpty(s *string) *string {
+	if s == nil || *s == "" {
+		return nil
+	}
+	return s
+}
+
+func hostOf(u string) string {
+	h := u
+	if i := strings.Index(h, "://"); i >= 0 {
+		h = h[i+3:]
+	}
+	if i := strings.IndexAny(h, "/?#"); i >= 0 {
+		h = h[:i]
+	}
+	return strings.TrimPrefix(strings.ToLower(h), "www.")
+}
+
+// MetaOutput is what a tool gives for one page (the peers' committed
+// files have this shape, one JSON line per page).
+type MetaOutput struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Authors   []string `json:"authors"`
+	Published string   `json:"published"`
+}
+
+// RunMetadata reads every page's metadata through the stages of st, each
+// page on its own, with workers goroutines (0: GOMAXPROCS). A page that
+// fails gives an empty output and its error by ID.
+func RunMetadata(ctx context.Context, ds *MetaDataset, st pipeline.Stages, workers int) ([]MetaOutput, map[string]error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]MetaOutput, len(ds.Pages))
+	fails := make([]error, len(ds.Pages))
+	par.Each(len(ds.Pages), workers, func(i int) {
+		p := &ds.Pages[i]
+		in := pipeline.Input{URL: p.URL, Body: p.HTML}
+		if ds.HTMLOnly {
+			in.URL = ""
+		}
+		out[i].ID = p.ID
+		pg, _, err := st.Page(ctx, in, nil, "")
+		if err != nil {
+			fails[i] = err
+			return
+		}
+		r := pipeline.NewRecord(pg, "", pipeline.RecordOptions{})
+		out[i].Title, out[i].Authors, out[i].Published = r.Title, r.Authors, r.Published
+	})
+	errs := map[string]error{}
+	for i, err := range fails {
+		if err != nil {
+			errs[ds.Pages[i].ID] = err
+		}
+	}
+	return out, errs
+}
+
+// PeerMetadata reads a peer's outputs for a set from peers, a folder of
+// <set>.<tool>.jsonl files (nil, nil when the peer has none for it).
+func PeerMetadata(peers fs.FS, set, tool string) ([]MetaOutput, error) {
+	f, err := peers.Open(set + "." + tool + ".jsonl")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return jsonl.Read[MetaOutput](f, set+"."+tool+".jsonl")
+}
+
+// MetaScores are the metadata figures of one tool on one set, by the
+// rules of ../shared/data/README.md. A nil figure is a field the set has
+// no gold for.
+type MetaScores struct {
+	Dataset        string   `json:"dataset"`
+	Pages          int      `json:"pages"`
+	DateP          *float64 `json:"date_p"`
+	DateR          *float64 `json:"date_r"`
+	DateF          *float64 `json:"date_f"`
+	DateAccuracy   *float64 `json:"date_accuracy"`
+	AuthorAccuracy *float64 `json:"author_accuracy"`
+	TitleExact     *float64 `json:"title_exact"`
+	TitleF1        *float64 `json:"title_f1"`
+	LangAgreement  *float64 `json:"lang_agreement"`
+
+	// The htmldate rule's counts, and the accuracies split by whether
+	// the page has a gold value (with) or not (without).
+	TP, FP, FN                int             `json:"-"`
+	DateWith, DateWithout     Ratio           `json:"-"`
+	AuthorWith, AuthorWithout Ratio           `json:"-"`
+	PerPage                   []MetaPageScore `json:"-"`
+}
+
+// Ratio is a count of correct pages out of a number of pages.
+type Ratio struct{ Correct, Of int }
+
+func (r Ratio) String() string {
+	if r.Of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f (%d/%d)", float64(r.Correct)/float64(r.Of), r.Correct, r.Of)
+}
+
+// MetaPageScore is one page's verdicts.
+type MetaPageScore struct {
+	ID                   string
+	TitleExact, AuthorOK bool
+	TitleF1              float64
+	Date                 string // "tp", "fp", "fn" (htmldate) or "ok", "wrong" (accuracy)
+}
+
+// ScoreMetadata scores outputs (one per page, in the set's order) on ds.
+func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
+	if len(outs) != len(ds.Pages) {
+		return nil, fmt.Errorf("evaluate: %d metadata outputs for %d pages", len(outs), len(ds.Pages))
+	}
+	s := &MetaScores{Dataset: ds.Name, Pages: len(ds.Pages)}
+	var titleExact, titleF1 float64
+	var dateOK, authorOK int
+	for i, p := range ds.Pages {
+		o := outs[i]
+		if o.ID != p.ID {
+			return nil, fmt.Errorf("evaluate: metadata output %d is page %q, want %q", i, o.ID, p.ID)
+		}
+		ps := MetaPageScore{ID: p.ID}
+		if ds.Titles && p.Title != nil {
+			ps.TitleExact = normMeta(o.Title) == normMeta(*p.Title) && normMeta(o.Title) != ""
+			if ps.TitleExact {
+				titleExact++
+			}
+			ps.TitleF1 = bagScore(WCXBTokens(normMeta(*p.Title)), WCXBTokens(normMeta(o.Title))).F1
+			titleF1 += ps.TitleF1
+		}
+		if ds.Authors {
+			ok := authorCorrect(p.Author, o.Authors)
+			ps.AuthorOK = ok
+			r := &s.AuthorWithout
+			if p.Author != nil {
+				r = &s.AuthorWith
+			}
+			r.Of++
+			if ok {
+				r.Correct++
+				authorOK++
+			}
+		}
+		switch ds.DateRule {
+		case "htmldate":
+			switch {
+			case o.Published == "":
+				s.FN++
+				ps.Date = "fn"
+			case p.Date != nil && *p.Date == o.Published:
+				s.TP++
+				ps.Date = "tp"
+			default:
+				s.FP++
+				ps.Date = "fp"
+			}
+		case "accuracy":
+			ok := dateCorrect(p.Date, o.Published)
+			ps.Date = "wrong"
+			r := &s.DateWithout
+			if p.Date != nil {
+				r = &s.DateWith
+			}
+			r.Of++
+			if ok {
+				r.Correct++
+				dateOK++
+				ps.Date = "ok"
+			}
+		}
+		s.PerPage = append(s.PerPage, ps)
+	}
+	n := float64(len(ds.Pages))
+	if ds.Titles {
+		s.TitleExact, s.TitleF1 = ptr(titleExact/n), ptr(titleF1/n)
+	}
+	if ds.Authors {
+		s.AuthorAccuracy = ptr(float64(authorOK) / n)
+	}
+	switch ds.DateRule {
+	case "htmldate":
+		tp, fp, fn := float64(s.TP), float64(s.FP), float64(s.FN)
+		s.DateP, s.DateR = ptr(fdiv(tp, tp+fp)), ptr(fdiv(tp, tp+fn))
+		s.DateF, s.DateAccuracy = ptr(fdiv(2*tp, 2*tp+fp+fn)), ptr(tp/n)
+	case "accuracy":
+		s.DateAccuracy = ptr(float64(dateOK) / n)
+	}
+	return s, nil
+}
+
+func ptr(f float64) *float64 { f = round4(f); return &f }
+
+func fdiv(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
+
+var caseFold = cases.Fold()
+
+// normMeta is the README's norm: NFC, full case folding, white space
+// runs folded to one space, trimmed.
+func normMeta(s string) string {
+	return strings.Join(strings.Fields(caseFold.String(norm.NFC.String(s))), " ")
+}
+
+var authorParts = regexp.MustCompile(`\s*(?:,|&|\band\b)\s*`)
+
+// authorCorrect: with no gold the page is right only without output;
+// otherwise the multisets of parts (split at commas, "&" and "and") must
+// be equal. Several output authors are written joined by ", ".
+func authorCorrect(gold *string, out []string) bool {
+	o := normMeta(strings.Join(out, ", "))
+	if gold == nil {
+		return o == ""
+	}
+	a, b := parts(normMeta(*gold)), parts(o)
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	count := map[string]int{}
+	for _, x := range a {
+		count[x]++
+	}
+	for _, x := range b {
+		if count[x] == 0 {
+			return false
+		}
+		count[x]--
+	}
+	return true
+}
+
+func parts(s string) []string {
+	var out []string
+	for _, p := range authorParts.Split(s, -1) {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// dateCorrect: with no gold the page is right only without output; a
+// month-only gold compares the month.
+func dateCorrect(gold *string, out string) bool {
+	if gold == nil {
+		return out == ""
+	}
+	if out == "" {
+		return false
+	}
+	g := *gold
+	if len(g) == 7 && len(out) >= 7 {
+		return out[:7] == g
+	}
+	return len(out) >= 10 && out[:10] == g
+}
+
+//go:embed testdata/peers
+var peerFiles embed.FS
+
+// MetaReport is winnow's metadata figures on one set, with the peers'
+// on the same pages.
+type MetaReport struct {
+	Set     *MetaDataset
+	Rows    []NamedMetaScores // winnow first, then the peers with outputs for the set
+	Outputs []MetaOutput      // winnow's
+	Errors  map[string]error  // pages winnow failed on, by ID
+}
+
+// CompareMetadata runs winnow's stages on a metadata set and scores them
+// beside the peers' committed outputs.
+func CompareMetadata(ctx context.Context, dataDir, set string, st pipeline.Stages, workers int) (*MetaReport, error) {
+	ds, err := LoadMetadata(dataDir, set)
+	if err != nil {
+		return nil, err
+	}
+	outs, errs := RunMetadata(ctx, ds, st, workers)
+	s, err := ScoreMetadata(ds, outs)
+	if err != nil {
+		return nil, err
+	}
+	rep := &MetaReport{Set: ds, Rows: []NamedMetaScores{{"winnow", s}}, Outputs: outs, Errors: errs}
+	peers, err := fs.Sub(peerFiles, "testdata/peers")
+	if err != nil {
+		return nil, err
+	}
+	for _, tool := range MetadataPeers {
+		po, err := PeerMetadata(peers, set, tool)
+		if err != nil {
+			return nil, err
+		}
+		if po == nil {
+			continue
+		}
+		ps, err := ScoreMetadata(ds, po)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", tool, err)
+		}
+		rep.Rows = append(rep.Rows, NamedMetaScores{tool, ps})
+	}
+	return rep, nil
+}
+
+// WriteText prints the figures, one line per tool, winnow first.
+func (r *MetaReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s: %d pages\n", r.Set.Name, len(r.Set.Pages))
+	for _, r := range r.Rows {
+		s := r.Scores
+		fmt.Fprintf(w, "  %-22s", r.Tool)
+		if s.DateF != nil {
+			fmt.Fprintf(w, " date P %.3f R %.3f F %.3f acc %.3f (TP %d FP %d FN %d)", *s.DateP, *s.DateR, *s.DateF, *s.DateAccuracy, s.TP, s.FP, s.FN)
+		} else if s.DateAccuracy != nil {
+			fmt.Fprintf(w, " date %.3f [with %s, without %s]", *s.DateAccuracy, s.DateWith, s.DateWithout)
+		}
+		if s.AuthorAccuracy != nil {
+			fmt.Fprintf(w, " author %.3f [with %s, without %s]", *s.AuthorAccuracy, s.AuthorWith, s.AuthorWithout)
+		}
+		if s.TitleExact != nil {
+			fmt.Fprintf(w, " title exact %.3f F1 %.3f", *s.TitleExact, *s.TitleF1)
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NamedMetaScores are one tool's scores.
+type NamedMetaScores struct {
+	Tool   string
+	Scores *MetaScores
+}

@@ -1,0 +1,343 @@
+package metadata
+
+import (
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Bounds of what the walk keeps: a page is read in one pass, and these
+// keep a hostile page from making the pass hold much.
+const (
+	maxKept   = 32       // h1s, bylines, time elements, dated lines kept
+	maxLDText = 1 << 20  // JSON-LD bytes parsed in all
+	maxLine   = 200      // a byline or dated line longer than this is text
+	maxValues = 64       // values kept per meta key
+	maxTotal  = 64 << 10 // bytes of meta values kept in all
+)
+
+// collector is what one walk of the tree found.
+type collector struct {
+	metas    map[string][]string // <meta> by lower-cased name, property, itemprop, http-equiv
+	micro    map[string][]string // itemprop (and RDFa property) of other elements
+	ld       ldInfo
+	ldTexts  []string
+	times    []timeEl
+	h1s      []string
+	titleTag string
+	htmlLang string
+	canon    string
+	base     *url.URL
+	bylines  []string // author lines
+	dated    []string // short lines whose class says date or time
+	relTags  []string
+	kept     int // bytes of meta values kept
+	warnings []string
+}
+
+// timeEl is a <time> element.
+type timeEl struct {
+	datetime, text string
+	hint           string // class, id and itemprop of the element and its parent
+	pubdate        bool
+}
+
+func collect(doc *html.Node) *collector {
+	c := &collector{metas: map[string][]string{}, micro: map[string][]string{}}
+	c.walk(doc, false)
+	c.ld = parseLD(c.ldTexts, &c.warnings)
+	return c
+}
+
+func (c *collector) add(m map[string][]string, key, val string) {
+	key = strings.ToLower(strings.TrimSpace(key))
+	val = strings.TrimSpace(val)
+	if key == "" || val == "" || len(m[key]) >= maxValues || c.kept+len(val) > maxTotal {
+		return
+	}
+	c.kept += len(val)
+	m[key] = append(m[key], val)
+}
+
+// walk visits the tree in document order. inComments is set below an
+// element whose class names a comment section: bylines there are the
+// commenters'.
+func (c *collector) walk(n *html.Node, inComments bool) {
+	if n.Type == html.ElementNode {
+		if !c.element(n, inComments) {
+			return
+		}
+		if !inComments {
+			h := hint(n)
+			inComments = strings.Contains(h, "comment") || strings.Contains(h, "respond")
+		}
+	}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.walk(ch, inComments)
+	}
+}
+
+// element records what n says; false skips its children.
+func (c *collector) element(n *html.Node, inComments bool) bool {
+	switch n.DataAtom {
+	case atom.Html:
+		c.htmlLang = strings.TrimSpace(attr(n, "lang"))
+		if c.htmlLang == "" {
+			c.htmlLang = strings.TrimSpace(attr(n, "xml:lang"))
+		}
+	case atom.Title:
+		if c.titleTag == "" {
+			c.titleTag = text(n)
+		}
+		return false
+	case atom.Meta:
+		content := attr(n, "content")
+		if content == "" {
+			content = attr(n, "value")
+		}
+		for _, k := range []string{"name", "property", "http-equiv"} {
+			for _, key := range strings.Fields(attr(n, k)) {
+				c.add(c.metas, key, content)
+			}
+		}
+		for _, key := range strings.Fields(attr(n, "itemprop")) {
+			c.add(c.micro, key, content)
+		}
+		return false
+	case atom.Link:
+		rel := strings.ToLower(attr(n, "rel"))
+		if c.canon == "" && hasWord(rel, "canonical") {
+			c.canon = strings.TrimSpace(attr(n, "href"))
+		}
+		if ip := attr(n, "itemprop"); ip != "" {
+			c.add(c.micro, ip, attr(n, "href"))
+		}
+		return false
+	case atom.Base:
+		if c.base == nil {
+			if u, err := url.Parse(strings.TrimSpace(attr(n, "href"))); err == nil && attr(n, "href") != "" {
+				c.base = u
+			}
+		}
+		return false
+	case atom.Script:
+		if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") {
+			if t := text(n); t != "" {
+				c.ldTexts = append(c.ldTexts, t)
+			}
+		}
+		return false
+	case atom.Style, atom.Template, atom.Svg:
+		return false
+	case atom.H1:
+		if len(c.h1s) < maxKept && !inComments {
+			if t := text(n); t != "" {
+				c.h1s = append(c.h1s, t)
+			}
+		}
+	case atom.Time:
+		if len(c.times) < maxKept && !inComments {
+			h := hint(n)
+			if n.Parent != nil {
+				h += " " + hint(n.Parent)
+			}
+			_, pub := attrOK(n, "pubdate")
+			c.times = append(c.times, timeEl{datetime: strings.TrimSpace(attr(n, "datetime")), text: text(n), hint: h, pubdate: pub})
+		}
+	case atom.A:
+		if hasWord(strings.ToLower(attr(n, "rel")), "tag") && len(c.relTags) < maxValues {
+			if t := text(n); t != "" && len(t) < maxLine {
+				c.relTags = append(c.relTags, t)
+			}
+		}
+	}
+	if ip := attr(n, "itemprop"); ip != "" {
+		c.microdata(n, ip)
+	}
+	if p := attr(n, "property"); p != "" && n.DataAtom != atom.Meta {
+		c.add(c.micro, p, itemValue(n)) // RDFa
+	}
+	if !inComments {
+		c.lines(n)
+	}
+	return true
+}
+
+// microdata records an itemprop element's value; an author with its own
+// item scope is recorded by its name.
+func (c *collector) microdata(n *html.Node, props string) {
+	for _, p := range strings.Fields(props) {
+		v := itemValue(n)
+		if _, scoped := attrOK(n, "itemscope"); scoped {
+			v = ""
+			for d := range n.Descendants() {
+				if d.Type == html.ElementNode && strings.EqualFold(attr(d, "itemprop"), "name") {
+					v = itemValue(d)
+					break
+				}
+			}
+			if v == "" && strings.EqualFold(p, "author") {
+				v = text(n)
+			}
+		}
+		c.add(c.micro, p, v)
+	}
+}
+
+// lines keeps the short author and date lines a page shows near its
+// headline, by what their class or id say.
+func (c *collector) lines(n *html.Node) {
+	h := hint(n)
+	if h == "" {
+		return
+	}
+	author := containsAny(h, "author", "byline", "writer", "autor", "auteur", "автор", "creator")
+	date := containsAny(h, "date", "time", "publish", "posted", "dateline", "meta", "datum")
+	if !author && !date {
+		return
+	}
+	t := text(n)
+	if t == "" || len(t) > maxLine {
+		return
+	}
+	if author && len(c.bylines) < maxKept && !containsAny(h, "author-bio", "authorbio", "about-author", "author-box", "author-desc") {
+		c.bylines = append(c.bylines, t)
+	}
+	if (date || author) && len(c.dated) < maxKept {
+		c.dated = append(c.dated, t)
+	}
+}
+
+// itemValue is the value of a microdata property element.
+func itemValue(n *html.Node) string {
+	switch n.DataAtom {
+	case atom.Meta:
+		return attr(n, "content")
+	case atom.Audio, atom.Embed, atom.Iframe, atom.Img, atom.Source, atom.Track, atom.Video:
+		return attr(n, "src")
+	case atom.A, atom.Area, atom.Link:
+		return attr(n, "href")
+	case atom.Object:
+		return attr(n, "data")
+	case atom.Data, atom.Meter:
+		return attr(n, "value")
+	case atom.Time:
+		if v := attr(n, "datetime"); v != "" {
+			return v
+		}
+	}
+	if v, ok := attrOK(n, "content"); ok {
+		return v
+	}
+	return text(n)
+}
+
+// hint is an element's class, id, rel and itemprop, lower-cased.
+func hint(n *html.Node) string {
+	var sb strings.Builder
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "class", "id", "rel", "itemprop":
+			sb.WriteString(strings.ToLower(a.Val))
+			sb.WriteByte(' ')
+		}
+	}
+	return sb.String()
+}
+
+func attr(n *html.Node, key string) string {
+	v, _ := attrOK(n, key)
+	return v
+}
+
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+// text is the white-space-folded text below n, scripts and styles left out.
+func text(n *html.Node) string {
+	var sb strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			switch ch.Type {
+			case html.TextNode:
+				sb.WriteString(ch.Data)
+				sb.WriteByte(' ')
+			case html.ElementNode:
+				if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style {
+					continue
+				}
+				walk(ch)
+			}
+			if sb.Len() > maxTotal {
+				return
+			}
+		}
+	}
+	if n.DataAtom == atom.Script || n.DataAtom == atom.Title {
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if ch.Type == html.TextNode {
+				sb.WriteString(ch.Data)
+			}
+		}
+		if n.DataAtom == atom.Script {
+			return strings.TrimSpace(sb.String())
+		}
+	} else {
+		walk(n)
+	}
+	return strings.Join(strings.Fields(sb.String()), " ")
+}
+
+func hasWord(s, w string) bool {
+	for _, f := range strings.Fields(s) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// first returns the first non-empty value of the JSON-LD value given and
+// of the meta keys, with its source.
+func (c *collector) first(ld string, keys ...string) valued {
+	if ld != "" {
+		return valued{ld, SourceJSONLD}
+	}
+	for _, k := range keys {
+		if vs := c.metas[k]; len(vs) > 0 {
+			return valued{vs[0], metaSource(k)}
+		}
+		if vs := c.micro[k]; len(vs) > 0 {
+			return valued{vs[0], SourceMicrodata}
+		}
+	}
+	return valued{}
+}
+
+// metaSource names the source of a meta key.
+func metaSource(key string) string {
+	for _, p := range []string{"og:", "article:", "twitter:", "book:", "profile:", "product:"} {
+		if strings.HasPrefix(key, p) {
+			return SourceOpenGraph
+		}
+	}
+	return SourceMeta
+}

@@ -1,0 +1,328 @@
+package metadata
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// date is a calendar day the page states, with the time of day and its
+// offset when the page gives them.
+type date struct {
+	y, m, d    int
+	hh, mm, ss int
+	hasTime    bool
+	zone       string // "Z", "+01:00"; "" when the page gives none
+	source     string
+}
+
+func (d date) ok() bool    { return d.y != 0 }
+func (d date) day() string { return fmt.Sprintf("%04d-%02d-%02d", d.y, d.m, d.d) }
+func (d date) before(e date) bool {
+	return d.y < e.y || d.y == e.y && (d.m < e.m || d.m == e.m && d.d < e.d)
+}
+
+// stamp is the RFC 3339 time, when the page gives the time of day and
+// its offset.
+func (d date) stamp() string {
+	if !d.hasTime || d.zone == "" {
+		return ""
+	}
+	return fmt.Sprintf("%sT%02d:%02d:%02d%s", d.day(), d.hh, d.mm, d.ss, d.zone)
+}
+
+// earliest is the first day a page's date may be: dates before the web
+// are misread numbers or copyright lines of scanned works.
+var earliest = date{y: 1995, m: 1, d: 1}
+
+// valid says whether the day exists and lies between earliest and now
+// (plus a day for time zones).
+func (d date) valid(now time.Time) bool {
+	if d.m < 1 || d.m > 12 || d.d < 1 || d.d > 31 {
+		return false
+	}
+	t := time.Date(d.y, time.Month(d.m), d.d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d.d { // 31 April and the like
+		return false
+	}
+	return !d.before(earliest) && !t.After(now.AddDate(0, 0, 1))
+}
+
+var (
+	isoRe  = regexp.MustCompile(`(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?`)
+	ymdRe  = regexp.MustCompile(`\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b`)
+	dmyRe  = regexp.MustCompile(`\b(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})\b`)
+	mdyRe  = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(\d{4})\b`)
+	dashRe = regexp.MustCompile(`\b(\d{1,2})-(\d{1,2})-(\d{4})\b`)
+	cjkRe  = regexp.MustCompile(`(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?`)
+	// A day, a month name and a year, in either order: "12 March 2021",
+	// "12. März 2021", "12 de marzo de 2021", "March 12, 2021".
+	dayMonthRe = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.)?\s*(?:de\s+|of\s+)?(` + monthAlt() + `)\.?,?\s+(?:de\s+|del\s+)?(\d{4})`)
+	monthDayRe = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(` + monthAlt() + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`)
+	urlDateRe  = regexp.MustCompile(`(?:^|[/_-])((?:19|20)\d{2})[/_-](\d{1,2})[/_-](\d{1,2})(?:[/_.-]|$)`)
+	urlCompact = regexp.MustCompile(`/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[_-]|$)`)
+)
+
+// months maps month names and abbreviations, in the languages the web is
+// mostly written in, to their number.
+var months = func() map[string]int {
+	m := map[string]int{}
+	lists := [][]string{
+		{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"},
+		{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"},
+		{"", "", "", "", "", "", "", "", "sept", "", "", ""},
+		{"januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "dezember"},
+		{"jänner", "feber", "maerz", "", "", "", "", "", "", "okt", "", "dez"},
+		{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
+		{"janv", "févr", "", "avr", "", "", "juil", "aout", "", "", "", "déc"},
+		{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
+		{"ene", "", "", "abr", "", "", "", "ago", "setiembre", "", "", "dic"},
+		{"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"},
+		{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
+		{"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
+		{"", "", "", "", "", "", "", "augusti", "", "", "", ""},
+		{"", "", "marts", "", "maj", "", "", "", "", "", "", ""},
+		{"", "", "maret", "", "", "", "", "agustus", "", "", "", "desember"},
+		{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"},
+		{"январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь", "октябрь", "ноябрь", "декабрь"},
+		{"січня", "лютого", "березня", "квітня", "травня", "червня", "липня", "серпня", "вересня", "жовтня", "листопада", "грудня"},
+		{"stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września", "października", "listopada", "grudnia"},
+		{"ledna", "února", "března", "dubna", "května", "června", "července", "srpna", "září", "října", "listopadu", "prosince"},
+		{"ocak", "şubat", "mart", "nisan", "mayıs", "haziran", "temmuz", "ağustos", "eylül", "ekim", "kasım", "aralık"},
+		{"ianuarie", "februarie", "martie", "aprilie", "", "iunie", "iulie", "", "septembrie", "octombrie", "noiembrie", "decembrie"},
+	}
+	for _, l := range lists {
+		for i, name := range l {
+			if name != "" {
+				m[name] = i + 1
+			}
+		}
+	}
+	return m
+}()
+
+func monthAlt() string {
+	names := make([]string, 0, len(months))
+	for n := range months {
+		names = append(names, regexp.QuoteMeta(n))
+	}
+	// Longest first, so that "march" wins over "mar".
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) > len(names[j])
+		}
+		return names[i] < names[j]
+	})
+	return strings.Join(names, "|")
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// parseValue reads a date given as a value (a meta content, a datetime
+// attribute, a JSON-LD property): ISO 8601 first, then the written forms.
+func parseValue(s string) (date, bool) {
+	s = strings.TrimSpace(s)
+	if m := isoRe.FindStringSubmatchIndex(s); m != nil && m[0] <= 2 {
+		return isoDate(s, m), true
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && len(s) >= 9 && len(s) <= 13 {
+		if len(s) == 13 {
+			n /= 1000
+		}
+		t := time.Unix(n, 0).UTC()
+		return date{y: t.Year(), m: int(t.Month()), d: t.Day()}, true
+	}
+	return findDate(s)
+}
+
+func isoDate(s string, m []int) date {
+	g := func(i int) string {
+		if m[2*i] < 0 {
+			return ""
+		}
+		return s[m[2*i]:m[2*i+1]]
+	}
+	d := date{y: atoi(g(1)), m: atoi(g(2)), d: atoi(g(3))}
+	if g(4) != "" {
+		d.hasTime = true
+		d.hh, d.mm, d.ss = atoi(g(4)), atoi(g(5)), atoi(g(6))
+		if z := g(7); z != "" {
+			if z != "Z" && !strings.Contains(z, ":") {
+				z = z[:3] + ":" + z[3:]
+			}
+			d.zone = z
+		}
+	}
+	return d
+}
+
+// findDate finds the first date written in a text.
+func findDate(s string) (date, bool) {
+	best, at := date{}, len(s)+1
+	try := func(re *regexp.Regexp, f func([]string) date) {
+		if m := re.FindStringSubmatchIndex(s); m != nil && m[0] < at {
+			parts := make([]string, len(m)/2)
+			for i := range parts {
+				if m[2*i] >= 0 {
+					parts[i] = s[m[2*i]:m[2*i+1]]
+				}
+			}
+			if d := f(parts); d.y != 0 {
+				best, at = d, m[0]
+			}
+		}
+	}
+	try(isoRe, func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} })
+	try(ymdRe, func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} })
+	try(cjkRe, func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} })
+	try(dmyRe, func(p []string) date { return date{y: atoi(p[3]), m: atoi(p[2]), d: atoi(p[1])} })
+	try(dashRe, func(p []string) date { return date{y: atoi(p[3]), m: atoi(p[2]), d: atoi(p[1])} })
+	try(mdyRe, func(p []string) date {
+		a, b := atoi(p[1]), atoi(p[2])
+		if a > 12 { // the day comes first
+			a, b = b, a
+		}
+		return date{y: atoi(p[3]), m: a, d: b}
+	})
+	try(dayMonthRe, func(p []string) date {
+		return date{y: atoi(p[3]), m: months[strings.ToLower(p[2])], d: atoi(p[1])}
+	})
+	try(monthDayRe, func(p []string) date {
+		return date{y: atoi(p[3]), m: months[strings.ToLower(p[1])], d: atoi(p[2])}
+	})
+	return best, best.y != 0
+}
+
+// urlDate reads a date from a page address's path.
+func urlDate(u *url.URL) (date, bool) {
+	if u == nil {
+		return date{}, false
+	}
+	p := u.EscapedPath()
+	for _, re := range []*regexp.Regexp{urlDateRe, urlCompact} {
+		if m := re.FindStringSubmatch(p); m != nil {
+			return date{y: atoi(m[1]), m: atoi(m[2]), d: atoi(m[3])}, true
+		}
+	}
+	return date{}, false
+}
+
+// Meta keys of the publication and modification dates, most trusted first.
+var (
+	publishedKeys = []string{
+		"article:published_time", "og:published_time", "og:article:published_time", "article:published",
+		"datepublished", "dc.date.issued", "dcterms.issued", "citation_publication_date", "citation_date",
+		"citation_online_date", "prism.publicationdate", "dc.date", "dcterms.date", "dc.date.created",
+		"dcterms.created", "datecreated", "pubdate", "publishdate", "publish-date", "publish_date",
+		"publication_date", "publication-date", "date", "sailthru.date", "parsely-pub-date", "article.published",
+		"article_date_original", "original-publish-date", "og:pubdate", "release_date", "created",
+		"dc:date", "dcterms:created", "dcterms:issued", "article.created", "date_published", "uploaddate",
+	}
+	modifiedKeys = []string{
+		"article:modified_time", "og:updated_time", "og:modified_time", "datemodified", "dcterms.modified",
+		"dc.date.modified", "last-modified", "lastmod", "article.updated", "dcterms:modified",
+	}
+)
+
+// dated are the two dates of a page.
+type dated struct {
+	published, modified date
+	warnings            []string
+}
+
+// dates picks the publication and modification dates from the sources,
+// most trusted first; a date a source gives that cannot be right (no such
+// day, before 1995, in the future) is warned about and passed over.
+func (c *collector) dates(u *url.URL, text string, now time.Time) dated {
+	var out dated
+	var bad []string
+	take := func(dst *date, v, source string, value bool) bool {
+		if v == "" || dst.ok() {
+			return dst.ok()
+		}
+		var d date
+		var ok bool
+		if value {
+			d, ok = parseValue(v)
+		} else {
+			d, ok = findDate(v)
+		}
+		if !ok {
+			return false
+		}
+		if !d.valid(now) {
+			bad = append(bad, fmt.Sprintf("%s %q", source, v))
+			return false
+		}
+		d.source = source
+		*dst = d
+		return true
+	}
+	takeKeys := func(dst *date, keys []string) {
+		for _, k := range keys {
+			for _, v := range c.metas[k] {
+				if take(dst, v, metaSource(k), true) {
+					return
+				}
+			}
+			for _, v := range c.micro[k] {
+				if take(dst, v, SourceMicrodata, true) {
+					return
+				}
+			}
+		}
+	}
+	take(&out.published, c.ld.published, SourceJSONLD, true)
+	takeKeys(&out.published, publishedKeys)
+	take(&out.modified, c.ld.modified, SourceJSONLD, true)
+	takeKeys(&out.modified, modifiedKeys)
+	for _, t := range c.times {
+		mod := containsAny(t.hint, "updated", "modified", "update")
+		if mod {
+			if t.datetime != "" {
+				take(&out.modified, t.datetime, SourceTime, true)
+			} else {
+				take(&out.modified, t.text, SourceTime, false)
+			}
+			continue
+		}
+		if t.datetime != "" {
+			take(&out.published, t.datetime, SourceTime, true)
+		} else {
+			take(&out.published, t.text, SourceTime, false)
+		}
+	}
+	if !out.published.ok() {
+		if d, ok := urlDate(u); ok && d.valid(now) {
+			d.source = SourceURL
+			out.published = d
+		}
+	}
+	for _, l := range c.dated {
+		if out.published.ok() {
+			break
+		}
+		take(&out.published, l, SourceByline, false)
+	}
+	if !out.published.ok() && text != "" {
+		head := text
+		if len(head) > 2000 {
+			head = head[:2000]
+		}
+		take(&out.published, head, SourceText, false)
+	}
+	if out.modified.ok() && out.published.ok() && out.modified.before(out.published) {
+		out.modified = date{} // a modification before the publication is a misread
+	}
+	for _, b := range bad {
+		out.warnings = append(out.warnings, "metadata: date out of range, not used: "+b)
+	}
+	return out
+}

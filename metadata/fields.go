@@ -1,0 +1,420 @@
+package metadata
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// siteName is the site's own name for itself.
+func (c *collector) siteName() valued {
+	if v := c.first("", "og:site_name"); v.val != "" {
+		return v
+	}
+	if c.ld.siteName != "" {
+		return valued{c.ld.siteName, SourceJSONLD}
+	}
+	if c.ld.publisher != "" {
+		return valued{c.ld.publisher, SourceJSONLD}
+	}
+	return c.first("", "application-name", "al:android:app_name", "al:ios:app_name")
+}
+
+// titleSeparators split a <title> or og:title into the headline and the
+// site's name.
+var titleSeparators = regexp.MustCompile(`\s+[|\-–—:·»/•~]\s+|\s+[|]|[|]\s+|\s*::\s*`)
+
+// title is the headline. The page's first <h1> is the headline when a
+// structured title (JSON-LD headline, og:title, <title>) agrees with it;
+// otherwise the structured title, with the site's name cut off.
+func (c *collector) title(site string) valued {
+	var refs []valued
+	if c.ld.headline != "" {
+		refs = append(refs, valued{c.ld.headline, SourceJSONLD})
+	}
+	for _, k := range []string{"og:title", "twitter:title", "dc.title", "citation_title"} {
+		if vs := c.metas[k]; len(vs) > 0 && vs[0] != "" {
+			refs = append(refs, valued{vs[0], metaSource(k)})
+		}
+	}
+	if c.titleTag != "" {
+		refs = append(refs, valued{c.titleTag, SourceTitleTag})
+	}
+	for i, h := range c.h1s {
+		if i >= 3 {
+			break
+		}
+		if len(refs) == 0 && i == 0 && !sameText(h, site) {
+			return valued{h, SourceHeadline}
+		}
+		for _, r := range refs {
+			if agrees(h, r.val) && !sameText(h, site) {
+				return valued{h, SourceHeadline}
+			}
+		}
+	}
+	for _, r := range refs {
+		if t := cutSite(r.val, site); t != "" {
+			return valued{t, r.source}
+		}
+	}
+	return valued{}
+}
+
+// agrees says whether a heading is the headline a structured title
+// names: most of the heading's words are in the title, and the heading
+// is a large part of the title once a site name is cut.
+func agrees(h, title string) bool {
+	hw, tw := words(h), words(title)
+	if len(hw) == 0 || len(tw) == 0 {
+		return false
+	}
+	in := map[string]int{}
+	for _, w := range tw {
+		in[w]++
+	}
+	common := 0
+	for _, w := range hw {
+		if in[w] > 0 {
+			in[w]--
+			common++
+		}
+	}
+	return float64(common) >= 0.8*float64(len(hw)) && float64(common) >= 0.5*float64(len(tw))
+}
+
+// words are the lower-cased word tokens of s.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_'
+	})
+}
+
+func sameText(a, b string) bool {
+	return a != "" && b != "" && strings.EqualFold(strings.Join(words(a), " "), strings.Join(words(b), " "))
+}
+
+// cutSite cuts the site's name from a title: the segments (split at " | ",
+// " - " and the like) that name the site go; when the site's name is
+// unknown, a short last segment after a longer first one goes.
+func cutSite(t, site string) string {
+	seps := titleSeparators.FindAllStringIndex(t, -1)
+	if len(seps) == 0 {
+		return t
+	}
+	var segs []string
+	last := 0
+	for _, s := range seps {
+		segs = append(segs, strings.TrimSpace(t[last:s[0]]))
+		last = s[1]
+	}
+	segs = append(segs, strings.TrimSpace(t[last:]))
+	var kept []string
+	for _, s := range segs {
+		if s == "" || site != "" && (sameText(s, site) || siteLike(s, site)) {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	if len(kept) == len(segs) && len(segs) >= 2 {
+		// No segment is the known site name: a short last segment after
+		// a longer headline is the site's name or a section.
+		first, lastSeg := segs[0], segs[len(segs)-1]
+		if len(words(lastSeg)) <= 4 && len(words(first)) > len(words(lastSeg)) {
+			kept = segs[:len(segs)-1]
+		}
+	}
+	if len(kept) == 0 {
+		return t
+	}
+	return joinSegments(t, kept)
+}
+
+// joinSegments puts kept segments back together with the separators the
+// title had between them.
+func joinSegments(t string, kept []string) string {
+	if len(kept) == 1 {
+		return kept[0]
+	}
+	start := strings.Index(t, kept[0])
+	end := strings.LastIndex(t, kept[len(kept)-1])
+	if start >= 0 && end >= start {
+		return strings.TrimSpace(t[start : end+len(kept[len(kept)-1])])
+	}
+	return strings.Join(kept, " - ")
+}
+
+// siteLike says whether a title segment names the site: it is the site's
+// name with its domain ending, or the name without spaces.
+func siteLike(seg, site string) bool {
+	a := strings.Join(words(seg), "")
+	b := strings.Join(words(site), "")
+	for _, tld := range []string{"com", "org", "net", "de", "co", "uk", "io"} {
+		a = strings.TrimSuffix(a, tld)
+		b = strings.TrimSuffix(b, tld)
+	}
+	return a != "" && a == b
+}
+
+// authors are the page's authors, most trusted source first.
+func (c *collector) authors() listed {
+	if l := cleanAuthors(c.ld.authors); len(l) > 0 {
+		return listed{l, SourceJSONLD}
+	}
+	if l := cleanAuthors(c.micro["author"]); len(l) > 0 {
+		return listed{l, SourceMicrodata}
+	}
+	for _, k := range []string{"author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
+		"dcterms.creator", "citation_author", "byl", "dc.contributor"} {
+		if l := cleanAuthors(c.metas[k]); len(l) > 0 {
+			return listed{l, metaSource(k)}
+		}
+	}
+	for _, b := range c.bylines {
+		if l := cleanAuthors([]string{b}); len(l) > 0 {
+			return listed{l, SourceByline}
+		}
+	}
+	return listed{}
+}
+
+var (
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|de|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+`)
+	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en)?|auteurs?|автор(?:ы)?|作者|by)\s*[:：]\s*`)
+	authorSplit = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
+	emailRe     = regexp.MustCompile(`\S+@\S+\.\S+`)
+	handleRe    = regexp.MustCompile(`(^|\s)@\w+`)
+)
+
+// cleanAuthors turns author values into names: no "By", no e-mail, no
+// date or role after the name, several names split, credentials ("PhD",
+// "MS, RD") dropped, values that are no names (addresses, long text)
+// left out.
+func cleanAuthors(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		v = strings.Join(strings.Fields(v), " ")
+		if v == "" || looksLikeURL(v) {
+			continue
+		}
+		v = authorLabel.ReplaceAllString(v, "")
+		v = byPrefix.ReplaceAllString(v, "")
+		if d, ok := findDateAt(v); ok {
+			v = v[:d]
+		}
+		v = emailRe.ReplaceAllString(v, "")
+		v = handleRe.ReplaceAllString(v, "$1")
+		for _, part := range authorSplit.Split(v, -1) {
+			part = strings.Trim(part, " \t-–—:|·•/()[]")
+			part = byPrefix.ReplaceAllString(part, "")
+			if isName(part) {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// findDateAt is where the first date in s starts.
+func findDateAt(s string) (int, bool) {
+	at := -1
+	for _, re := range []*regexp.Regexp{isoRe, dmyRe, mdyRe, dayMonthRe, monthDayRe, cjkRe} {
+		if m := re.FindStringIndex(s); m != nil && (at < 0 || m[0] < at) {
+			at = m[0]
+		}
+	}
+	return at, at >= 0
+}
+
+// isName says whether a cleaned part reads as a person's or an
+// organisation's name rather than a credential, a role or a sentence.
+func isName(s string) bool {
+	if s == "" || len(s) > 80 || strings.ContainsAny(s, "0123456789<>{}=") || looksLikeURL(s) {
+		return false
+	}
+	w := words(s)
+	if len(w) == 0 || len(w) > 6 {
+		return false
+	}
+	if len(w) == 1 && isCredential(s) {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author":
+		return false
+	}
+	return true
+}
+
+// isCredential recognises a degree or title written after a name: a short
+// word in capitals ("MS", "RD", "FAND") or one of the common mixed ones.
+func isCredential(s string) bool {
+	s = strings.Trim(s, ". ")
+	switch strings.ToLower(strings.ReplaceAll(s, ".", "")) {
+	case "phd", "md", "mba", "jr", "sr", "esq", "msc", "bsc", "ma", "ba", "rn", "mph", "dds", "dvm", "cpa", "ii", "iii":
+		return true
+	}
+	if len(s) > 6 {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonical is the page's canonical address, absolute.
+func (c *collector) canonical(base *url.URL) valued {
+	if u := absolute(c.canon, base); u != "" {
+		return valued{u, SourceMeta}
+	}
+	if vs := c.metas["og:url"]; len(vs) > 0 {
+		if u := absolute(vs[0], base); u != "" {
+			return valued{u, SourceOpenGraph}
+		}
+	}
+	if u := absolute(c.ld.url, base); u != "" {
+		return valued{u, SourceJSONLD}
+	}
+	return valued{}
+}
+
+// image is the page's lead image, absolute.
+func (c *collector) image(base *url.URL) valued {
+	for _, k := range []string{"og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"} {
+		if vs := c.metas[k]; len(vs) > 0 {
+			if u := absolute(vs[0], base); u != "" {
+				return valued{u, SourceOpenGraph}
+			}
+		}
+	}
+	if u := absolute(c.ld.image, base); u != "" {
+		return valued{u, SourceJSONLD}
+	}
+	if vs := c.micro["image"]; len(vs) > 0 {
+		if u := absolute(vs[0], base); u != "" {
+			return valued{u, SourceMicrodata}
+		}
+	}
+	return valued{}
+}
+
+// absolute resolves a reference against the page's address; only http(s)
+// addresses are kept.
+func absolute(ref string, base *url.URL) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return ""
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	if base != nil {
+		u = base.ResolveReference(u)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return ""
+	}
+	return u.String()
+}
+
+// categories are the sections the page is filed under.
+func (c *collector) categories() listed {
+	if len(c.ld.categories) > 0 {
+		return listed{c.ld.categories, SourceJSONLD}
+	}
+	if vs := c.metas["article:section"]; len(vs) > 0 {
+		return listed{vs, SourceOpenGraph}
+	}
+	if vs := c.micro["articlesection"]; len(vs) > 0 {
+		return listed{vs, SourceMicrodata}
+	}
+	return listed{}
+}
+
+// tags are the page's keywords.
+func (c *collector) tags() listed {
+	if vs := c.metas["article:tag"]; len(vs) > 0 {
+		return listed{splitKeywords(vs), SourceOpenGraph}
+	}
+	if len(c.ld.tags) > 0 {
+		return listed{c.ld.tags, SourceJSONLD}
+	}
+	for _, k := range []string{"news_keywords", "keywords"} {
+		if vs := c.metas[k]; len(vs) > 0 {
+			return listed{splitKeywords(vs), SourceMeta}
+		}
+	}
+	if vs := c.micro["keywords"]; len(vs) > 0 {
+		return listed{splitKeywords(vs), SourceMicrodata}
+	}
+	if len(c.relTags) > 0 {
+		return listed{c.relTags, SourceByline}
+	}
+	return listed{}
+}
+
+func splitKeywords(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		for _, k := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == '，' }) {
+			if k = strings.TrimSpace(k); k != "" {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// lang sets the page's language: identified from the text when
+// Options.Identify is set and sure enough, else as the page declares it
+// (<html lang>, Content-Language, JSON-LD inLanguage, og:locale).
+func (m *Metadata) lang(c *collector, in Input, o Options) {
+	declared, source := primaryTag(c.htmlLang), SourceMeta
+	for _, v := range []valued{{in.ContentLanguage, SourceMeta}, {c.ld.lang, SourceJSONLD}, {firstOf(c.metas["og:locale"]), SourceOpenGraph}} {
+		if declared == "" {
+			declared, source = primaryTag(v.val), v.source
+		}
+	}
+	if o.Identify != nil && in.Text != "" {
+		if l, conf := o.Identify(in.Text); l != "" {
+			m.Lang, m.LangConfidence = l, conf
+			m.Sources["lang"] = SourceText
+			return
+		}
+	}
+	if declared != "" {
+		m.Lang = declared
+		m.Sources["lang"] = source
+	}
+}
+
+func firstOf(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}
+
+// primaryTag is the language subtag of a BCP 47 tag or a locale, lower
+// case ("en-US", "en_US" -> "en"); "" when it is not two or three letters.
+func primaryTag(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "-_,; "); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.ToLower(s)
+	if len(s) < 2 || len(s) > 3 {
+		return ""
+	}
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return ""
+		}
+	}
+	return s
+}

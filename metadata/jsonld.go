@@ -1,0 +1,399 @@
+package metadata
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+)
+
+// ldInfo is what the page's JSON-LD says of the page itself.
+type ldInfo struct {
+	headline, name, description string
+	authors                     []string
+	published, modified         string
+	siteName, publisher         string
+	image, url                  string
+	categories, tags            []string
+	lang                        string
+	types                       []string // @type of the main object
+}
+
+// Kinds of schema.org object, from the most to the least telling about
+// the page's own content.
+var (
+	ldArticle = set("Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "TechArticle",
+		"AnalysisNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "BackgroundNewsArticle",
+		"ReviewNewsArticle", "LiveBlogPosting", "SocialMediaPosting", "DiscussionForumPosting",
+		"Review", "Recipe", "HowTo", "Guide", "Posting", "MedicalWebPage", "QAPage", "Question",
+		"Product", "Event", "Course", "JobPosting", "VideoObject", "PodcastEpisode", "Book", "Thesis")
+	ldPage = set("WebPage", "ItemPage", "AboutPage", "ContactPage", "CollectionPage", "ProfilePage",
+		"SearchResultsPage", "FAQPage", "CheckoutPage", "RealEstateListing")
+)
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// ldObject is one typed object found in the page's JSON-LD.
+type ldObject struct {
+	types []string
+	v     map[string]any
+}
+
+// parseLD reads the page's JSON-LD scripts, leniently: comments and CDATA
+// wrappers, trailing commas, raw line breaks in strings and HTML entities
+// are repaired, several values in one script are all read. A script that
+// cannot be read, or the bytes over maxLDText, give a warning.
+func parseLD(texts []string, warnings *[]string) ldInfo {
+	var objs []ldObject
+	budget := maxLDText
+	for i, t := range texts {
+		if len(t) > budget {
+			*warnings = append(*warnings, fmt.Sprintf("json-ld: script %d of %d bytes over the %d-byte limit, not read", i+1, len(t), maxLDText))
+			continue
+		}
+		budget -= len(t)
+		vals, err := decodeLD(t)
+		if err != nil {
+			*warnings = append(*warnings, fmt.Sprintf("json-ld: script %d unreadable: %v", i+1, err))
+		}
+		for _, v := range vals {
+			gather(v, &objs, 0)
+		}
+	}
+	return summarize(objs)
+}
+
+var (
+	trailingComma = regexp.MustCompile(`,\s*([}\]])`)
+	ldWrapper     = strings.NewReplacer("<!--", "", "-->", "", "<![CDATA[", "", "]]>", "", "//<![CDATA[", "", "//]]>", "")
+)
+
+// decodeLD decodes every JSON value of one script, repairing what it can.
+func decodeLD(t string) ([]any, error) {
+	t = strings.TrimSpace(ldWrapper.Replace(t))
+	vals, err := decodeAll(t)
+	if err == nil {
+		return vals, nil
+	}
+	r := trailingComma.ReplaceAllString(t, "$1")
+	r = strings.Map(func(c rune) rune {
+		if c < 0x20 {
+			return ' ' // raw control characters are not allowed in JSON strings
+		}
+		return c
+	}, r)
+	if strings.Contains(r, "&quot;") || strings.Contains(r, "&#") {
+		r = html.UnescapeString(r)
+	}
+	if vals2, err2 := decodeAll(r); err2 == nil {
+		return vals2, nil
+	}
+	return vals, err
+}
+
+// decodeAll decodes the values one after another; it returns those read
+// before an error.
+func decodeAll(t string) ([]any, error) {
+	dec := json.NewDecoder(strings.NewReader(t))
+	var out []any
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if err.Error() == "EOF" && len(out) > 0 {
+				return out, nil
+			}
+			if len(bytes.TrimSpace([]byte(t[dec.InputOffset():]))) == 0 && len(out) > 0 {
+				return out, nil
+			}
+			return out, err
+		}
+		out = append(out, v)
+	}
+}
+
+// gather collects the typed objects of a value: the value itself, the
+// members of @graph and of arrays, and the main entity.
+func gather(v any, objs *[]ldObject, depth int) {
+	if depth > 8 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			gather(e, objs, depth+1)
+		}
+	case map[string]any:
+		if ts := types(x["@type"]); len(ts) > 0 {
+			*objs = append(*objs, ldObject{ts, x})
+		}
+		if g, ok := x["@graph"]; ok {
+			gather(g, objs, depth+1)
+		}
+		if me, ok := x["mainEntity"].(map[string]any); ok && len(types(me["@type"])) > 0 {
+			gather(me, objs, depth+1)
+		}
+	}
+}
+
+// types reads an @type: a string or an array of strings, with any
+// schema.org prefix removed.
+func types(v any) []string {
+	var out []string
+	add := func(s string) {
+		s = strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/")
+		s = strings.TrimPrefix(s, "schema:")
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		add(x)
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				add(s)
+			}
+		}
+	}
+	return out
+}
+
+func anyOf(ts []string, kinds map[string]bool) bool {
+	for _, t := range ts {
+		if kinds[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// summarize picks the page's main object (an article-like one first,
+// then a web page) and the site's name.
+func summarize(objs []ldObject) ldInfo {
+	var info ldInfo
+	var main, page map[string]any
+	for _, o := range objs {
+		switch {
+		case main == nil && anyOf(o.types, ldArticle):
+			main = o.v
+			info.types = o.types
+		case page == nil && anyOf(o.types, ldPage):
+			page = o.v
+		}
+		switch {
+		case anyOf(o.types, set("WebSite")):
+			if info.siteName == "" {
+				info.siteName = str(o.v["name"])
+			}
+		case anyOf(o.types, set("BreadcrumbList")):
+			if len(info.categories) == 0 {
+				info.categories = crumbs(o.v)
+			}
+		}
+	}
+	for i, m := range []map[string]any{main, page} {
+		if m == nil {
+			continue
+		}
+		isMain := i == 0
+		fill(&info.headline, str(m["headline"]))
+		fill(&info.name, str(m["name"]))
+		fill(&info.description, str(m["description"]))
+		if len(info.authors) == 0 {
+			info.authors = names(m["author"])
+			if len(info.authors) == 0 {
+				info.authors = names(m["creator"])
+			}
+		}
+		fill(&info.published, str(m["datePublished"]))
+		fill(&info.published, str(m["dateCreated"]))
+		fill(&info.published, str(m["uploadDate"]))
+		fill(&info.modified, str(m["dateModified"]))
+		fill(&info.image, imageURL(m["image"]))
+		fill(&info.image, imageURL(m["thumbnailUrl"]))
+		fill(&info.url, str(m["url"]))
+		fill(&info.lang, str(m["inLanguage"]))
+		if p, ok := m["publisher"].(map[string]any); ok {
+			fill(&info.publisher, str(p["name"]))
+		}
+		if len(info.tags) == 0 {
+			info.tags = keywords(m["keywords"])
+		}
+		if s := strList(m["articleSection"]); len(s) > 0 && isMain {
+			info.categories = s
+		}
+		if page != nil && isMain && main["headline"] == nil && main["name"] == nil {
+			fill(&info.headline, str(page["headline"]))
+		}
+	}
+	if main == nil && page != nil {
+		// A web page's name is often the <title>, site name and all; keep
+		// it as the name, not the headline.
+		info.headline = str(page["headline"])
+	}
+	return info
+}
+
+func fill(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+// str reads a text value: a string, a number, or the first of an array,
+// HTML entities decoded and tags left out.
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		s := x
+		if strings.ContainsAny(s, "&<") {
+			s = stripTags(html.UnescapeString(s))
+		}
+		return strings.Join(strings.Fields(s), " ")
+	case json.Number:
+		return x.String()
+	case float64:
+		return fmt.Sprint(x)
+	case []any:
+		for _, e := range x {
+			if s := str(e); s != "" {
+				return s
+			}
+		}
+	case map[string]any:
+		if s := str(x["@value"]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+var tagRe = regexp.MustCompile(`<[^>]*>`)
+
+func stripTags(s string) string { return tagRe.ReplaceAllString(s, " ") }
+
+// names reads authors: a string, an object with a name, or an array of them.
+func names(v any) []string {
+	switch x := v.(type) {
+	case string:
+		if s := str(x); s != "" && !looksLikeURL(s) {
+			return []string{s}
+		}
+	case map[string]any:
+		if s := str(x["name"]); s != "" {
+			return []string{s}
+		}
+		gn, fn := str(x["givenName"]), str(x["familyName"])
+		if s := strings.TrimSpace(gn + " " + fn); s != "" {
+			return []string{s}
+		}
+	case []any:
+		var out []string
+		for _, e := range x {
+			out = append(out, names(e)...)
+		}
+		return out
+	}
+	return nil
+}
+
+func imageURL(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case map[string]any:
+		if s := str(x["url"]); s != "" {
+			return s
+		}
+		return str(x["contentUrl"])
+	case []any:
+		for _, e := range x {
+			if s := imageURL(e); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+func strList(v any) []string {
+	switch x := v.(type) {
+	case string:
+		if s := str(x); s != "" {
+			return []string{s}
+		}
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s := str(e); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// keywords reads a keywords value: an array, or one comma-separated string.
+func keywords(v any) []string {
+	if s, ok := v.(string); ok {
+		var out []string
+		for _, k := range strings.Split(s, ",") {
+			if k = strings.TrimSpace(str(k)); k != "" {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	return strList(v)
+}
+
+// crumbs reads a BreadcrumbList's names, the home entry and the page's
+// own entry (the last) left out.
+func crumbs(v map[string]any) []string {
+	items, _ := v["itemListElement"].([]any)
+	var out []string
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		n := str(m["name"])
+		if n == "" {
+			if item, ok := m["item"].(map[string]any); ok {
+				n = str(item["name"])
+			}
+		}
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	if len(out) > 0 && isHome(out[0]) {
+		out = out[1:]
+	}
+	if len(out) > 0 {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+func isHome(s string) bool {
+	switch strings.ToLower(s) {
+	case "home", "homepage", "start", "startseite", "accueil", "inicio", "главная", "首页", "home page":
+		return true
+	}
+	return false
+}
+
+func looksLikeURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "/")
+}

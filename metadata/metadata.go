@@ -1,0 +1,164 @@
+package metadata
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+// Sources of a field, as Metadata.Sources names them.
+const (
+	SourceJSONLD    = "json-ld"   // a <script type="application/ld+json"> object
+	SourceMicrodata = "microdata" // itemprop attributes (and RDFa property)
+	SourceOpenGraph = "opengraph" // og:*, article:* and twitter:* meta tags
+	SourceMeta      = "meta"      // other <meta> tags (author, dc.*, citation_*), <link rel>
+	SourceTime      = "time"      // a <time> element
+	SourceByline    = "byline"    // an author or date line near the headline
+	SourceHeadline  = "h1"        // the page's first-level heading
+	SourceTitleTag  = "title"     // the document's <title>
+	SourceURL       = "url"       // the page address
+	SourceText      = "text"      // the page's text
+)
+
+// Metadata is what a page says about itself. Empty fields are unknown;
+// Sources maps each filled field (by its JSON key) to where it came from.
+type Metadata struct {
+	// Title is the headline, without the site name a <title> appends.
+	Title   string   `json:"title,omitempty"`
+	Authors []string `json:"authors,omitempty"`
+	// Published and Modified are calendar days, YYYY-MM-DD, as the page
+	// states them (no time-zone conversion); PublishedAt and ModifiedAt
+	// are RFC 3339 when the page also gives the time of day.
+	Published    string   `json:"published,omitempty"`
+	PublishedAt  string   `json:"published_at,omitempty"`
+	Modified     string   `json:"modified,omitempty"`
+	ModifiedAt   string   `json:"modified_at,omitempty"`
+	SiteName     string   `json:"site_name,omitempty"`
+	Description  string   `json:"description,omitempty"`
+	CanonicalURL string   `json:"canonical_url,omitempty"`
+	Image        string   `json:"image,omitempty"`
+	Categories   []string `json:"categories,omitempty"`
+	Tags         []string `json:"tags,omitempty"`
+	// Lang is an ISO 639-1 code and LangConfidence how sure the
+	// identification is (0-1); see Options.Identify.
+	Lang           string            `json:"lang,omitempty"`
+	LangConfidence float64           `json:"lang_confidence,omitempty"`
+	Sources        map[string]string `json:"metadata_sources,omitempty"`
+	// Warnings are faults of the page's metadata a user would want to
+	// know about (broken JSON-LD, an absurd date).
+	Warnings []string `json:"-"`
+}
+
+// Input is what the caller knows of the page beyond its tree.
+type Input struct {
+	URL *url.URL // the page's address (nil when unknown)
+	// Text is the page's main text, for the language and, when the
+	// structured sources give none, the date.
+	Text string
+	// ContentLanguage is the HTTP Content-Language header, if any.
+	ContentLanguage string
+}
+
+// Options configure Read. The zero value is ready.
+type Options struct {
+	// Now is the latest acceptable date (zero: the time of the call); a
+	// later date is a fault of the page and is not used.
+	Now time.Time
+	// Identify names the language of a text with its confidence (0-1);
+	// nil leaves Lang to what the page declares.
+	Identify func(text string) (lang string, confidence float64)
+}
+
+// maxField bounds the length of a text field: a description or title
+// longer than this is cut at a word boundary.
+const maxField = 1000
+
+// Read collects the metadata of a parsed page.
+func Read(doc *html.Node, in Input, o Options) Metadata {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	c := collect(doc)
+	m := Metadata{Sources: map[string]string{}}
+	m.Warnings = append(m.Warnings, c.warnings...)
+	base := in.URL
+	if c.base != nil && base != nil {
+		base = base.ResolveReference(c.base)
+	}
+	m.SiteName = m.pick("site_name", c.siteName())
+	m.Title = m.pick("title", c.title(m.SiteName))
+	m.Authors = m.pickList("authors", c.authors())
+	m.Description = m.pick("description", c.first(c.ld.description, "description", "og:description", "twitter:description", "dc.description"))
+	m.CanonicalURL = m.pick("canonical_url", c.canonical(base))
+	m.Image = m.pick("image", c.image(base))
+	m.Categories = m.pickList("categories", c.categories())
+	m.Tags = m.pickList("tags", c.tags())
+	d := c.dates(in.URL, in.Text, o.Now)
+	m.Warnings = append(m.Warnings, d.warnings...)
+	if d.published.ok() {
+		m.Published, m.PublishedAt = d.published.day(), d.published.stamp()
+		m.Sources["published"] = d.published.source
+	}
+	if d.modified.ok() {
+		m.Modified, m.ModifiedAt = d.modified.day(), d.modified.stamp()
+		m.Sources["modified"] = d.modified.source
+	}
+	m.lang(c, in, o)
+	if len(m.Sources) == 0 {
+		m.Sources = nil
+	}
+	return m
+}
+
+// valued is a value with its source.
+type valued struct {
+	val, source string
+}
+
+// listed is a list of values with their source.
+type listed struct {
+	vals   []string
+	source string
+}
+
+func (m *Metadata) pick(key string, v valued) string {
+	v.val = clip(v.val)
+	if v.val != "" {
+		m.Sources[key] = v.source
+	}
+	return v.val
+}
+
+func (m *Metadata) pickList(key string, l listed) []string {
+	var out []string
+	for _, v := range l.vals {
+		if v = clip(v); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) > 0 {
+		m.Sources[key] = l.source
+	}
+	return out
+}
+
+// clip folds white space and bounds the length.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= maxField {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:maxField], ' ')
+	if cut < maxField/2 {
+		cut = maxField
+		for cut > 0 && !isRuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return s[:cut]
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
