@@ -1,0 +1,168 @@
+// Package peers runs the Go peers that winnow's metadata stage is measured
+// against — go-trafilatura and go-htmldate — on the shared metadata sets and
+// writes what they find, one JSON line per page. The outputs are committed in
+// the main module (evaluate/testdata/peers), whose evaluator scores them
+// beside winnow without importing the peers: this module exists so that their
+// dependencies stay out of winnow's go.mod.
+//
+// The outputs do not change from run to run or as time passes: the peers'
+// "today" is pinned to [Today] and the process runs in UTC (see [InUTC]).
+package peers
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+)
+
+// Record is one page's metadata as a peer gives it. Empty fields mean the
+// peer gave nothing; Authors is never nil, so it encodes as [].
+type Record struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Authors   []string `json:"authors"`
+	Published string   `json:"published"` // YYYY-MM-DD
+}
+
+// A Set is one of the shared metadata sets: html/<id>.html.gz and meta.jsonl
+// under Dir (relative to the shared data folder).
+type Set struct {
+	Name string
+	Dir  string
+	// WithURL says whether the peers get the page URL from meta.jsonl.
+	// htmldate's own harness gives the HTML only, so its set does not.
+	WithURL bool
+}
+
+// Sets are the sets the peers run on, in output order.
+var Sets = []Set{
+	{Name: "wcxb-dev-even", Dir: "extract/wcxb-dev-even", WithURL: true},
+	{Name: "htmldate", Dir: "metadata/htmldate"},
+}
+
+// Page is one page of a set: its id, its URL (empty when the set gives the
+// peers none) and its bytes as stored, not re-encoded.
+type Page struct {
+	ID   string
+	URL  string
+	HTML []byte
+}
+
+// ReadPages reads a set's pages in meta.jsonl order from the data folder.
+func ReadPages(dataDir string, s Set) ([]Page, error) {
+	dir := filepath.Join(dataDir, s.Dir)
+	f, err := os.Open(filepath.Join(dir, "meta.jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("peers: %w", err)
+	}
+	defer f.Close()
+	var pages []Page
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20) // wcxb lines carry snippets
+	for sc.Scan() {
+		var m struct{ ID, URL string }
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return nil, fmt.Errorf("peers: %s meta.jsonl line %d: %w", s.Name, len(pages)+1, err)
+		}
+		html, err := readGzip(filepath.Join(dir, "html", m.ID+".html.gz"))
+		if err != nil {
+			return nil, err
+		}
+		p := Page{ID: m.ID, HTML: html}
+		if s.WithURL {
+			p.URL = m.URL
+		}
+		pages = append(pages, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("peers: %s meta.jsonl: %w", s.Name, err)
+	}
+	return pages, nil
+}
+
+func readGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("peers: %w", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("peers: %s: %w", path, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("peers: %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// Run gives every page to the tool with the given number of workers and
+// returns the records in page order. A page the tool panics on gets an empty
+// record; the panics are counted in the second result (and are deterministic,
+// like the rest of the output).
+func Run(t Tool, pages []Page, workers int) ([]Record, int) {
+	out := make([]Record, len(pages))
+	panics := make([]bool, len(pages))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], panics[i] = runPage(t, pages[i])
+			}
+		}()
+	}
+	for i := range pages {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	n := 0
+	for _, p := range panics {
+		if p {
+			n++
+		}
+	}
+	return out, n
+}
+
+func runPage(t Tool, p Page) (r Record, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(os.Stderr, "peers: %s panicked on %s: %v\n%s", t.Name, p.ID, v, debug.Stack())
+			r, panicked = Record{ID: p.ID, Authors: []string{}}, true
+		}
+	}()
+	r = t.Meta(p)
+	r.ID = p.ID
+	if r.Authors == nil {
+		r.Authors = []string{}
+	}
+	return r, false
+}
+
+// Encode writes records as JSON lines, HTML characters unescaped.
+func Encode(records []Record) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, r := range records {
+		if err := enc.Encode(r); err != nil {
+			panic(err) // a Record of strings always encodes
+		}
+	}
+	return buf.Bytes()
+}
+
+// FileName is the output file of a set and tool: <set>.<tool>.jsonl.
+func FileName(set, tool string) string { return set + "." + tool + ".jsonl" }
