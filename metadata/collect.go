@@ -30,7 +30,8 @@ type collector struct {
 	htmlLang string
 	canon    string
 	base     *url.URL
-	bylines  []string // author lines
+	bylines  []string // author lines, by their class
+	prefixed []string // lines that open with "By"
 	dated    []string // short lines whose class says date or time
 	relTags  []string
 	kept     int // bytes of meta values kept
@@ -190,7 +191,8 @@ func (c *collector) microdata(n *html.Node, props string) {
 // headline, by what their class or id say.
 func (c *collector) lines(n *html.Node) {
 	h := hint(n)
-	if h == "" {
+	if h == "" || !containsAny(h, "author", "byline", "writer", "autor", "auteur", "автор", "creator", "date", "time", "publish", "posted", "dateline", "meta", "datum") {
+		c.byLine(n)
 		return
 	}
 	author := containsAny(h, "author", "byline", "writer", "autor", "auteur", "автор", "creator")
@@ -202,12 +204,43 @@ func (c *collector) lines(n *html.Node) {
 	if t == "" || len(t) > maxLine {
 		return
 	}
-	if author && len(c.bylines) < maxKept && !containsAny(h, "author-bio", "authorbio", "about-author", "author-box", "author-desc") {
+	if author && len(c.bylines) < maxKept && !containsAny(h, "author-bio", "authorbio", "about-author", "author-desc") &&
+		n.DataAtom != atom.Button && n.DataAtom != atom.Form && n.DataAtom != atom.Input && n.DataAtom != atom.Select {
 		c.bylines = append(c.bylines, t)
 	}
 	if (date || author) && len(c.dated) < maxKept {
 		c.dated = append(c.dated, t)
 	}
+}
+
+// byLine keeps a short element whose text opens with "By" (or its
+// kin in other languages), whatever its class says: "Written by Ann
+// Lee", "Von Hans Meier". Only elements whose children are all inline
+// are read, so that a line is read once.
+func (c *collector) byLine(n *html.Node) {
+	if len(c.prefixed) >= maxKept || !inlineOnly(n) {
+		return
+	}
+	t := text(n)
+	if t == "" || len(t) > 100 || !byPrefix.MatchString(t) {
+		return
+	}
+	c.prefixed = append(c.prefixed, t)
+}
+
+// inlineOnly says whether every child element of n is inline.
+func inlineOnly(n *html.Node) bool {
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if ch.Type != html.ElementNode {
+			continue
+		}
+		switch ch.DataAtom {
+		case atom.A, atom.Span, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.Time, atom.Abbr, atom.Br, atom.Img, atom.Font, atom.U:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // itemValue is the value of a microdata property element.

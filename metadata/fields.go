@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -42,9 +43,10 @@ func (c *collector) title(site string) valued {
 		refs = append(refs, valued{c.titleTag, SourceTitleTag})
 	}
 	for i, h := range c.h1s {
-		if i >= 3 {
+		if i >= 5 {
 			break
 		}
+		h = cutSite(h, site)
 		if len(refs) == 0 && i == 0 && !sameText(h, site) {
 			return valued{h, SourceHeadline}
 		}
@@ -162,21 +164,122 @@ func (c *collector) authors() listed {
 	if l := cleanAuthors(c.ld.authors); len(l) > 0 {
 		return listed{l, SourceJSONLD}
 	}
-	if l := cleanAuthors(c.micro["author"]); len(l) > 0 {
+	if l := firstOfMany(cleanAuthors(c.micro["author"])); len(l) > 0 {
 		return listed{l, SourceMicrodata}
 	}
 	for _, k := range []string{"author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
-		"dcterms.creator", "citation_author", "byl", "dc.contributor"} {
+		"dcterms.creator", "byl", "dc.contributor"} {
 		if l := cleanAuthors(c.metas[k]); len(l) > 0 {
 			return listed{l, metaSource(k)}
 		}
 	}
-	for _, b := range c.bylines {
-		if l := cleanAuthors([]string{b}); len(l) > 0 {
+	if l := cleanAuthors(citationNames(c.metas["citation_author"])); len(l) > 0 {
+		return listed{l, SourceMeta}
+	}
+	if l := cleanAuthors(c.labelled("written by", "author", "by")); len(l) > 0 {
+		return listed{l, SourceOpenGraph}
+	}
+	for _, b := range c.prefixed {
+		if l := personNames(cleanAuthors([]string{b})); len(l) > 0 {
 			return listed{l, SourceByline}
 		}
 	}
+	var lines []string
+	for _, b := range c.bylines {
+		for _, n := range personNames(cleanAuthors([]string{b})) {
+			if len(words(n)) >= 2 { // a class alone is weak evidence: a one-word line is a label or a button
+				lines = append(lines, n)
+			}
+		}
+	}
+	if l := firstOfMany(lines); len(l) > 0 {
+		return listed{l[:1], SourceByline}
+	}
 	return listed{}
+}
+
+// personNames keeps the parts of a byline that are written as a
+// person's name: every word capitalised (particles such as "van" or "de"
+// aside), no sentence punctuation, not all in capitals. Page text is weak
+// evidence; structured sources are trusted as they are.
+func personNames(l []string) []string {
+	var out []string
+	for _, n := range l {
+		if looksLikePerson(n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) < len(l) {
+		return nil // a line that is partly a sentence is no byline
+	}
+	return out
+}
+
+var particles = set("van", "von", "de", "der", "den", "da", "di", "du", "del", "la", "le", "bin", "ibn", "al", "y", "dos", "das", "ter", "zu")
+
+func looksLikePerson(n string) bool {
+	if strings.ContainsAny(n, "!?;:") {
+		return false
+	}
+	fs := strings.Fields(n)
+	if len(fs) == 0 || len(fs) > 5 {
+		return false
+	}
+	upper, letters := 0, 0
+	for _, f := range fs {
+		r := []rune(f)
+		if particles[f] {
+			continue
+		}
+		if !unicode.IsUpper(r[0]) {
+			return false
+		}
+		for _, c := range r {
+			if unicode.IsLetter(c) {
+				letters++
+				if unicode.IsUpper(c) {
+					upper++
+				}
+			}
+		}
+	}
+	return letters <= 3 || upper < letters
+}
+
+// firstOfMany keeps the first name when a page names more than three
+// authors in the same way: a thread or a comment list, whose first
+// author is the page's.
+func firstOfMany(l []string) []string {
+	if len(l) > 3 {
+		return l[:1]
+	}
+	return l
+}
+
+// citationNames turns "Family, Given" (citation_author) into "Given Family".
+func citationNames(vs []string) []string {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if f, g, ok := strings.Cut(v, ","); ok && !strings.Contains(g, ",") {
+			v = strings.TrimSpace(g) + " " + strings.TrimSpace(f)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// labelled reads Twitter's label/data pairs (twitter:label1 "Written by",
+// twitter:data1 "Ann Lee") for the given labels.
+func (c *collector) labelled(labels ...string) []string {
+	for i := 1; i <= 4; i++ {
+		l := strings.ToLower(strings.TrimSpace(firstOf(c.metas[fmt.Sprintf("twitter:label%d", i)])))
+		for _, want := range labels {
+			if l == want {
+				return c.metas[fmt.Sprintf("twitter:data%d", i)]
+			}
+		}
+	}
+	return nil
 }
 
 var (
@@ -241,11 +344,20 @@ func isName(s string) bool {
 		return false
 	}
 	switch strings.ToLower(s) {
-	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author":
+	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
+		"topic author", "cancel", "share", "follow", "more", "posts", "reply":
+		return false
+	}
+	if _, month := months[strings.ToLower(strings.Trim(s, "."))]; month || weekdays[strings.ToLower(strings.Trim(s, "."))] {
 		return false
 	}
 	return true
 }
+
+// weekdays are day names and abbreviations that open a date line.
+var weekdays = set("mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday",
+	"friday", "saturday", "sunday", "mo", "di", "mi", "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch",
+	"donnerstag", "freitag", "samstag", "sonntag")
 
 // isCredential recognises a degree or title written after a name: a short
 // word in capitals ("MS", "RD", "FAND") or one of the common mixed ones.

@@ -289,6 +289,11 @@ func names(v any) []string {
 			return []string{s}
 		}
 	case map[string]any:
+		if ts := types(x["@type"]); len(ts) > 0 && !anyOf(ts, set("Person")) && anyOf(ts, set("Organization", "NewsMediaOrganization", "Corporation", "WebSite", "Brand", "LocalBusiness")) {
+			// An organisation as the author is the site, not a byline:
+			// the page's own byline, when it has one, names the person.
+			return nil
+		}
 		if s := str(x["name"]); s != "" {
 			return []string{s}
 		}

@@ -60,6 +60,23 @@ type Input struct {
 	Text string
 	// ContentLanguage is the HTTP Content-Language header, if any.
 	ContentLanguage string
+	// PageType is the page's type as package extract names it ("" when
+	// unknown). A listing, collection, product, service or documentation
+	// page has no author or publication date of its own: the names and
+	// dates on it are its items'.
+	PageType string
+}
+
+// authored says whether a page of this type has an author and a
+// publication date of its own. On wcxb-dev-even, 318 of 403 article and
+// forum pages have a gold author and 332 a date; 8 of 269 pages of the
+// other types have an author and 6 a date.
+func authored(pageType string) bool {
+	switch pageType {
+	case "listing", "collection", "product", "service", "documentation":
+		return false
+	}
+	return true
 }
 
 // Options configure Read. The zero value is ready.
@@ -90,7 +107,10 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 	}
 	m.SiteName = m.pick("site_name", c.siteName())
 	m.Title = m.pick("title", c.title(m.SiteName))
-	m.Authors = m.pickList("authors", c.authors())
+	own := authored(in.PageType)
+	if own {
+		m.Authors = m.pickList("authors", c.authors())
+	}
 	m.Description = m.pick("description", c.first(c.ld.description, "description", "og:description", "twitter:description", "dc.description"))
 	m.CanonicalURL = m.pick("canonical_url", c.canonical(base))
 	m.Image = m.pick("image", c.image(base))
@@ -98,7 +118,7 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 	m.Tags = m.pickList("tags", c.tags())
 	d := c.dates(in.URL, in.Text, o.Now)
 	m.Warnings = append(m.Warnings, d.warnings...)
-	if d.published.ok() {
+	if d.published.ok() && own {
 		m.Published, m.PublishedAt = d.published.day(), d.published.stamp()
 		m.Sources["published"] = d.published.source
 	}

@@ -155,7 +155,7 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 		}
 		sb.WriteString(b.Text)
 	}
-	p.Meta = metadata.Read(p.Doc, metadata.Input{URL: p.URL, Text: sb.String()}, s.Metadata)
+	p.Meta = metadata.Read(p.Doc, metadata.Input{URL: p.URL, Text: sb.String(), PageType: string(p.Type)}, s.Metadata)
 	if ro.Title != "" {
 		p.Meta.Title = ro.Title
 		if p.Meta.Sources == nil {
