@@ -127,6 +127,10 @@ type MetaOutput struct {
 	Title     string   `json:"title"`
 	Authors   []string `json:"authors"`
 	Published string   `json:"published"`
+	// Sources are winnow's metadata_sources (the peers give none).
+	Sources map[string]string `json:"sources,omitempty"`
+	// PageType is the type winnow gave the page.
+	PageType string `json:"page_type,omitempty"`
 }
 
 // RunMetadata reads every page's metadata through the stages of st, each
@@ -152,6 +156,7 @@ func RunMetadata(ctx context.Context, ds *MetaDataset, st pipeline.Stages, worke
 		}
 		r := pipeline.NewRecord(pg, "", pipeline.RecordOptions{})
 		out[i].Title, out[i].Authors, out[i].Published = r.Title, r.Authors, r.Published
+		out[i].Sources, out[i].PageType = r.Sources, string(r.PageType)
 	})
 	errs := map[string]error{}
 	for i, err := range fails {

@@ -16,6 +16,9 @@ const (
 	maxLine   = 200      // a byline or dated line longer than this is text
 	maxValues = 64       // values kept per meta key
 	maxTotal  = 64 << 10 // bytes of meta values kept in all
+	// afterH1Text is how much of the text after the headline is read for
+	// a date line: the headline, a standfirst and the byline.
+	afterH1Text = 400
 )
 
 // collector is what one walk of the tree found.
@@ -24,25 +27,27 @@ type collector struct {
 	micro    map[string][]string // itemprop (and RDFa property) of other elements
 	ld       ldInfo
 	ldTexts  []string
-	times    []timeEl
 	h1s      []string
 	titleTag string
 	htmlLang string
 	canon    string
 	base     *url.URL
-	bylines  []string // author lines, by their class
-	prefixed []string // lines that open with "By"
-	dated    []string // short lines whose class says date or time
+	bylines  []string        // author lines, by their class
+	prefixed []string        // lines that open with "By"
+	shown    []shown         // <time> elements and short lines whose class says date, in document order
+	afterH1  strings.Builder // the text that follows the first <h1>, up to afterH1Text bytes
 	relTags  []string
 	kept     int // bytes of meta values kept
 	warnings []string
 }
 
-// timeEl is a <time> element.
-type timeEl struct {
-	datetime, text string
-	hint           string // class, id and itemprop of the element and its parent
-	pubdate        bool
+// shown is a date the page shows: a <time> element (its datetime, else
+// its text) or a short line whose class says date or time.
+type shown struct {
+	text    string
+	value   bool   // text is a datetime attribute
+	hint    string // class, id and itemprop of the element (and a <time>'s parent)
+	afterH1 bool   // the page's first <h1> came before it
 }
 
 func collect(doc *html.Node) *collector {
@@ -66,6 +71,12 @@ func (c *collector) add(m map[string][]string, key, val string) {
 // element whose class names a comment section: bylines there are the
 // commenters'.
 func (c *collector) walk(n *html.Node, inComments bool) {
+	if n.Type == html.TextNode && len(c.h1s) > 0 && c.afterH1.Len() < afterH1Text && !inComments {
+		if t := strings.TrimSpace(n.Data); t != "" {
+			c.afterH1.WriteString(t)
+			c.afterH1.WriteByte(' ')
+		}
+	}
 	if n.Type == html.ElementNode {
 		if !c.element(n, inComments) {
 			return
@@ -139,13 +150,19 @@ func (c *collector) element(n *html.Node, inComments bool) bool {
 			}
 		}
 	case atom.Time:
-		if len(c.times) < maxKept && !inComments {
+		if len(c.shown) < maxKept && !inComments {
 			h := hint(n)
 			if n.Parent != nil {
 				h += " " + hint(n.Parent)
 			}
-			_, pub := attrOK(n, "pubdate")
-			c.times = append(c.times, timeEl{datetime: strings.TrimSpace(attr(n, "datetime")), text: text(n), hint: h, pubdate: pub})
+			if _, pub := attrOK(n, "pubdate"); pub {
+				h += " pubdate"
+			}
+			if dt := strings.TrimSpace(attr(n, "datetime")); dt != "" {
+				c.shown = append(c.shown, shown{text: dt, value: true, hint: h, afterH1: len(c.h1s) > 0})
+			} else if t := text(n); t != "" {
+				c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0})
+			}
 		}
 	case atom.A:
 		if hasWord(strings.ToLower(attr(n, "rel")), "tag") && len(c.relTags) < maxValues {
@@ -208,8 +225,8 @@ func (c *collector) lines(n *html.Node) {
 		n.DataAtom != atom.Button && n.DataAtom != atom.Form && n.DataAtom != atom.Input && n.DataAtom != atom.Select {
 		c.bylines = append(c.bylines, t)
 	}
-	if (date || author) && len(c.dated) < maxKept {
-		c.dated = append(c.dated, t)
+	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
+		c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0})
 	}
 }
 

@@ -63,6 +63,8 @@ var (
 	// "12. März 2021", "12 de marzo de 2021", "March 12, 2021".
 	dayMonthRe = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.)?\s*(?:de\s+|of\s+)?(` + monthAlt() + `)\.?,?\s+(?:de\s+|del\s+)?(\d{4})`)
 	monthDayRe = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(` + monthAlt() + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`)
+	// "Tue Jul 30 09:35:14 CEST 2019", as Java and Unix date print it.
+	unixDateRe = regexp.MustCompile(`(?i)(` + monthAlt() + `)\s+(\d{1,2})\s+\d{1,2}:\d{2}(?::\d{2})?\s+(?:[A-Z]{2,5}\s+)?(\d{4})`)
 	urlDateRe  = regexp.MustCompile(`(?:^|[/_-])((?:19|20)\d{2})[/_-](\d{1,2})[/_-](\d{1,2})(?:[/_.-]|$)`)
 	urlCompact = regexp.MustCompile(`/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[_-]|$)`)
 )
@@ -194,6 +196,9 @@ func findDate(s string) (date, bool) {
 	try(dayMonthRe, func(p []string) date {
 		return date{y: atoi(p[3]), m: months[strings.ToLower(p[2])], d: atoi(p[1])}
 	})
+	try(unixDateRe, func(p []string) date {
+		return date{y: atoi(p[3]), m: months[strings.ToLower(p[1])], d: atoi(p[2])}
+	})
 	try(monthDayRe, func(p []string) date {
 		return date{y: atoi(p[3]), m: months[strings.ToLower(p[1])], d: atoi(p[2])}
 	})
@@ -230,6 +235,14 @@ var (
 		"dc.date.modified", "last-modified", "lastmod", "article.updated", "dcterms:modified",
 	}
 )
+
+// updateWords open a line that gives a modification date.
+var updateWords = regexp.MustCompile(`(?i)^\s*(?:last\s+)?(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`)
+
+// updateLabel says whether a shown date is a modification date.
+func updateLabel(sh shown) bool {
+	return containsAny(sh.hint, "updated", "modified", "update") || !sh.value && updateWords.MatchString(sh.text)
+}
 
 // dated are the two dates of a page.
 type dated struct {
@@ -283,20 +296,39 @@ func (c *collector) dates(u *url.URL, text string, now time.Time) dated {
 	takeKeys(&out.published, publishedKeys)
 	take(&out.modified, c.ld.modified, SourceJSONLD, true)
 	takeKeys(&out.modified, modifiedKeys)
-	for _, t := range c.times {
-		mod := containsAny(t.hint, "updated", "modified", "update")
-		if mod {
-			if t.datetime != "" {
-				take(&out.modified, t.datetime, SourceTime, true)
-			} else {
-				take(&out.modified, t.text, SourceTime, false)
+	// The dates the page shows: the first after the headline that is not
+	// labelled as an update. A shown date earlier than the structured one
+	// is the original publication (sites rewrite datePublished when they
+	// republish); without a structured date it is the date.
+	var vis date
+	for _, afterH1 := range []bool{true, false} {
+		for _, sh := range c.shown {
+			if vis.ok() {
+				break
 			}
-			continue
+			if afterH1 && !sh.afterH1 {
+				continue
+			}
+			source := SourceByline
+			if sh.value || strings.Contains(sh.hint, "pubdate") {
+				source = SourceTime
+			}
+			if updateLabel(sh) {
+				take(&out.modified, sh.text, source, sh.value)
+				continue
+			}
+			take(&vis, sh.text, source, sh.value)
 		}
-		if t.datetime != "" {
-			take(&out.published, t.datetime, SourceTime, true)
-		} else {
-			take(&out.published, t.text, SourceTime, false)
+	}
+	if vis.ok() && (!out.published.ok() || vis.before(out.published)) {
+		out.published = vis
+	}
+	if u == nil || u.Host == "" && u.Path == "" { // the page's own canonical address stands in
+		for _, ref := range []string{c.canon, firstOf(c.metas["og:url"])} {
+			if v, err := url.Parse(strings.TrimSpace(ref)); err == nil && ref != "" {
+				u = v
+				break
+			}
 		}
 	}
 	if !out.published.ok() {
@@ -305,11 +337,8 @@ func (c *collector) dates(u *url.URL, text string, now time.Time) dated {
 			out.published = d
 		}
 	}
-	for _, l := range c.dated {
-		if out.published.ok() {
-			break
-		}
-		take(&out.published, l, SourceByline, false)
+	if !out.published.ok() {
+		take(&out.published, c.afterH1.String(), SourceByline, false)
 	}
 	if !out.published.ok() && text != "" {
 		head := text
