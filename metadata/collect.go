@@ -48,6 +48,7 @@ type shown struct {
 	value   bool   // text is a datetime attribute
 	hint    string // class, id and itemprop of the element (and a <time>'s parent)
 	afterH1 bool   // the page's first <h1> came before it
+	nearH1  bool   // and less than afterH1Text bytes of text lie between them
 }
 
 func collect(doc *html.Node) *collector {
@@ -159,9 +160,9 @@ func (c *collector) element(n *html.Node, inComments bool) bool {
 				h += " pubdate"
 			}
 			if dt := strings.TrimSpace(attr(n, "datetime")); dt != "" {
-				c.shown = append(c.shown, shown{text: dt, value: true, hint: h, afterH1: len(c.h1s) > 0})
+				c.shown = append(c.shown, shown{text: dt, value: true, hint: h, afterH1: len(c.h1s) > 0, nearH1: c.nearH1()})
 			} else if t := text(n); t != "" {
-				c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0})
+				c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0, nearH1: c.nearH1()})
 			}
 		}
 	case atom.A:
@@ -226,9 +227,12 @@ func (c *collector) lines(n *html.Node) {
 		c.bylines = append(c.bylines, t)
 	}
 	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
-		c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0})
+		c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0, nearH1: c.nearH1()})
 	}
 }
+
+// nearH1 says whether the walk is just below the first headline.
+func (c *collector) nearH1() bool { return len(c.h1s) > 0 && c.afterH1.Len() < afterH1Text }
 
 // byLine keeps a short element whose text opens with "By" (or its
 // kin in other languages), whatever its class says: "Written by Ann

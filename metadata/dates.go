@@ -18,6 +18,7 @@ type date struct {
 	hasTime    bool
 	zone       string // "Z", "+01:00"; "" when the page gives none
 	source     string
+	near       bool // shown just below the headline
 }
 
 func (d date) ok() bool    { return d.y != 0 }
@@ -317,10 +318,12 @@ func (c *collector) dates(u *url.URL, text string, now time.Time) dated {
 				take(&out.modified, sh.text, source, sh.value)
 				continue
 			}
-			take(&vis, sh.text, source, sh.value)
+			if take(&vis, sh.text, source, sh.value) {
+				vis.near = sh.nearH1
+			}
 		}
 	}
-	if vis.ok() && (!out.published.ok() || vis.before(out.published)) {
+	if vis.ok() && (!out.published.ok() || vis.near && vis.before(out.published)) {
 		out.published = vis
 	}
 	if u == nil || u.Host == "" && u.Path == "" { // the page's own canonical address stands in
