@@ -23,6 +23,7 @@ const (
 
 // collector is what one walk of the tree found.
 type collector struct {
+	doc      *html.Node
 	metas    map[string][]string // <meta> by lower-cased name, property, itemprop, http-equiv
 	micro    map[string][]string // itemprop (and RDFa property) of other elements
 	ld       ldInfo
@@ -52,7 +53,7 @@ type shown struct {
 }
 
 func collect(doc *html.Node) *collector {
-	c := &collector{metas: map[string][]string{}, micro: map[string][]string{}}
+	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}}
 	c.walk(doc, false)
 	c.ld = parseLD(c.ldTexts, &c.warnings)
 	return c

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // date is a calendar day the page states, with the time of day and its
@@ -237,6 +240,79 @@ var (
 	}
 )
 
+// shows says whether the page shows the day d: a <time> element or a
+// date line gives it, or the text below the headline.
+func (c *collector) shows(d date) bool {
+	if !d.ok() {
+		return false
+	}
+	for _, sh := range c.shown {
+		var e date
+		var ok bool
+		if sh.value {
+			e, ok = parseValue(sh.text)
+		} else {
+			e, ok = findDate(sh.text)
+		}
+		if ok && e.day() == d.day() {
+			return true
+		}
+	}
+	e, ok := findDate(c.afterH1.String())
+	return ok && e.day() == d.day()
+}
+
+// Bounds of the last resort's scan of the whole page.
+const (
+	scanNodes = 5000 // text nodes looked at
+	scanText  = 300  // a longer text node is running text, not a date line
+)
+
+// scanDates is the last resort: the day written most often in the page's
+// short texts (the earliest of equals: the original publication).
+func (c *collector) scanDates(now time.Time) date {
+	count := map[string]int{}
+	days := map[string]date{}
+	nodes := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for ch := n.FirstChild; ch != nil && nodes < scanNodes; ch = ch.NextSibling {
+			switch ch.Type {
+			case html.TextNode:
+				nodes++
+				t := ch.Data
+				if len(t) > scanText || !strings.ContainsAny(t, "0123456789") {
+					continue
+				}
+				if d, ok := findDate(t); ok && d.valid(now) {
+					count[d.day()]++
+					days[d.day()] = d
+				}
+			case html.ElementNode:
+				switch ch.DataAtom {
+				case atom.Script, atom.Style, atom.Template, atom.Svg, atom.Noscript:
+					continue
+				}
+				h := hint(ch)
+				if strings.Contains(h, "comment") {
+					continue
+				}
+				walk(ch)
+			}
+		}
+	}
+	walk(c.doc)
+	var best date
+	for day, n := range count {
+		d := days[day]
+		if !best.ok() || n > count[best.day()] || n == count[best.day()] && d.before(best) {
+			best = d
+		}
+	}
+	best.source = SourceText
+	return best
+}
+
 // updateWords open a line that gives a modification date.
 var updateWords = regexp.MustCompile(`(?i)^\s*(?:last\s+)?(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`)
 
@@ -254,7 +330,7 @@ type dated struct {
 // dates picks the publication and modification dates from the sources,
 // most trusted first; a date a source gives that cannot be right (no such
 // day, before 1995, in the future) is warned about and passed over.
-func (c *collector) dates(u *url.URL, text string, now time.Time) dated {
+func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dated {
 	var out dated
 	var bad []string
 	take := func(dst *date, v, source string, value bool) bool {
@@ -293,8 +369,15 @@ func (c *collector) dates(u *url.URL, text string, now time.Time) dated {
 			}
 		}
 	}
-	take(&out.published, c.ld.published, SourceJSONLD, true)
-	takeKeys(&out.published, publishedKeys)
+	// JSON-LD first, unless the meta tags give another day and only
+	// theirs is one the page shows.
+	var ldPub, metaPub date
+	take(&ldPub, c.ld.published, SourceJSONLD, true)
+	takeKeys(&metaPub, publishedKeys)
+	out.published = ldPub
+	if !ldPub.ok() || metaPub.ok() && metaPub.day() != ldPub.day() && c.shows(metaPub) && !c.shows(ldPub) {
+		out.published = metaPub
+	}
 	take(&out.modified, c.ld.modified, SourceJSONLD, true)
 	takeKeys(&out.modified, modifiedKeys)
 	// The dates the page shows: the first after the headline that is not
@@ -349,6 +432,11 @@ func (c *collector) dates(u *url.URL, text string, now time.Time) dated {
 			head = head[:2000]
 		}
 		take(&out.published, head, SourceText, false)
+	}
+	if !out.published.ok() && scan {
+		if d := c.scanDates(now); d.ok() {
+			out.published = d
+		}
 	}
 	if out.modified.ok() && out.published.ok() && out.modified.before(out.published) {
 		out.modified = date{} // a modification before the publication is a misread
