@@ -1,0 +1,174 @@
+package metadata
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+var testNow = time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+
+func read(t testing.TB, page, pageURL string) Metadata {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u *url.URL
+	if pageURL != "" {
+		u, _ = url.Parse(pageURL)
+	}
+	return Read(doc, Input{URL: u}, Options{Now: testNow})
+}
+
+func hasWarning(m Metadata, sub string) bool {
+	return slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, sub) })
+}
+
+func TestBrokenJSONLD(t *testing.T) {
+	page := `<html><head>
+<script type="application/ld+json"><!-- {"@type":"NewsArticle","headline":"Dams &amp; rivers",
+ "datePublished":"2024-03-05","author":{"@type":"Person","name":"Ann Lee"},} --></script>
+<script type="application/ld+json">{"@type": "WebSite", "name": "Courier" </script>
+</head><body><h1>Dams &amp; rivers</h1></body></html>`
+	m := read(t, page, "")
+	if m.Published != "2024-03-05" || m.Sources["published"] != SourceJSONLD {
+		t.Errorf("published %q from %q, want 2024-03-05 from json-ld", m.Published, m.Sources["published"])
+	}
+	if !slices.Equal(m.Authors, []string{"Ann Lee"}) || m.Title != "Dams & rivers" {
+		t.Errorf("authors %q title %q", m.Authors, m.Title)
+	}
+	if !hasWarning(m, "json-ld: script 2 unreadable") {
+		t.Errorf("no warning for the unreadable script: %q", m.Warnings)
+	}
+}
+
+func TestAbsurdDates(t *testing.T) {
+	page := `<html><head>
+<script type="application/ld+json">{"@type":"Article","datePublished":"0000-01-01T00:00:00Z"}</script>
+<meta property="article:published_time" content="9999-12-31">
+<meta name="date" content="2031-01-01">
+</head><body><h1>A page</h1><p class="byline">Published <time datetime="2023-04-05">5 April 2023</time></p></body></html>`
+	m := read(t, page, "")
+	if m.Published != "2023-04-05" {
+		t.Errorf("published %q, want the good date 2023-04-05 (sources %v)", m.Published, m.Sources)
+	}
+	for _, bad := range []string{"0000-01-01", "9999-12-31", "2031-01-01"} {
+		if !hasWarning(m, bad) {
+			t.Errorf("no warning for %s: %q", bad, m.Warnings)
+		}
+	}
+}
+
+func TestHugeJSONLD(t *testing.T) {
+	big := `{"@type":"Article","articleBody":"` + strings.Repeat("word ", 1<<20) + `","datePublished":"2020-01-01"}`
+	page := `<html><head><script type="application/ld+json">` + big + `</script>
+<meta property="article:published_time" content="2022-02-02T10:00:00+01:00"></head><body><h1>T</h1></body></html>`
+	m := read(t, page, "")
+	if m.Published != "2022-02-02" || m.PublishedAt != "2022-02-02T10:00:00+01:00" {
+		t.Errorf("published %q at %q, want the meta tag's day and time", m.Published, m.PublishedAt)
+	}
+	if !hasWarning(m, "over the") {
+		t.Errorf("no warning for the 5 MB script: %q", m.Warnings)
+	}
+}
+
+func TestFindDate(t *testing.T) {
+	for in, want := range map[string]string{
+		"Veröffentlicht am 12. März 2021":        "2021-03-12",
+		"2021年3月12日 10:00":                       "2021-03-12",
+		"опубликовано 12 марта 2021 года":        "2021-03-12",
+		"Posted March 12th, 2021 by Ann":         "2021-03-12",
+		"12 de marzo de 2021":                    "2021-03-12",
+		"Tue Jul 30 09:35:14 CEST 2019":          "2019-07-30",
+		"Stand: 30.07.2019 09:35 Uhr":            "2019-07-30",
+		"Sun, 06 Nov 1994 08:49:37 GMT":          "1994-11-06",
+		"on 2020/01/18":                          "2020-01-18",
+		"11/22/2020":                             "2020-11-22",
+		"22/11/2020 - 04:30":                     "2020-11-22",
+		"<span>2024-02-11T07:30:00+00:00</span>": "2024-02-11",
+	} {
+		d, ok := findDate(in)
+		if !ok || d.day() != want {
+			t.Errorf("findDate(%q) = %q, %v; want %q", in, d.day(), ok, want)
+		}
+	}
+	if d, ok := findDate("call 0800 123 456, 3 items"); ok {
+		t.Errorf("found %q in a text without a date", d.day())
+	}
+}
+
+func TestCleanAuthors(t *testing.T) {
+	for in, want := range map[string][]string{
+		"By Ann Lee":                        {"Ann Lee"},
+		"Dylan Bailey, MS, RD, FAND":        {"Dylan Bailey"},
+		"Ann Lee and Tom Reyes":             {"Ann Lee", "Tom Reyes"},
+		"Von Hans Meier | 12.03.2021":       {"Hans Meier"},
+		"Autor: Jan Nowak":                  {"Jan Nowak"},
+		"written by Ann Lee, PhD":           {"Ann Lee"},
+		"https://example.com/author/annlee": nil,
+	} {
+		if got := cleanAuthors([]string{in}); !slices.Equal(got, want) {
+			t.Errorf("cleanAuthors(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := personNames(cleanAuthors([]string{"By signing up you agree to our Terms"})); got != nil {
+		t.Errorf("a sentence read as a byline: %q", got)
+	}
+}
+
+func TestTitle(t *testing.T) {
+	page := `<html><head><title>Rivers in flood | The Courier</title>
+<meta property="og:site_name" content="The Courier"></head>
+<body><h1>Menu</h1><h1>Rivers in flood</h1></body></html>`
+	if m := read(t, page, ""); m.Title != "Rivers in flood" || m.Sources["title"] != SourceHeadline {
+		t.Errorf("title %q from %q", m.Title, m.Sources["title"])
+	}
+	page = `<html><head><title>Rivers in flood after record rain - The Courier</title></head><body></body></html>`
+	if m := read(t, page, ""); m.Title != "Rivers in flood after record rain" {
+		t.Errorf("title %q, want the site name cut", m.Title)
+	}
+}
+
+func TestPageTypeLeavesItemsOut(t *testing.T) {
+	page := `<html><head><meta name="author" content="Ann Lee"><meta property="article:published_time" content="2024-01-02"></head><body><h1>Shop</h1></body></html>`
+	doc, _ := html.Parse(strings.NewReader(page))
+	m := Read(doc, Input{PageType: "product"}, Options{Now: testNow})
+	if len(m.Authors) > 0 || m.Published != "" {
+		t.Errorf("a product page got authors %q and date %q", m.Authors, m.Published)
+	}
+	m = Read(doc, Input{PageType: "article"}, Options{Now: testNow})
+	if len(m.Authors) != 1 || m.Published != "2024-01-02" {
+		t.Errorf("an article got authors %q and date %q", m.Authors, m.Published)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	f.Add(`<html><head><script type="application/ld+json">{"@graph":[{"@type":"Article","datePublished":"2020-01-01","author":[{"name":"A B"}]}]}</script></head><body><h1>T</h1><time datetime="2019-02-03">x</time></body></html>`)
+	f.Add(`<meta name="date" content="31.04.2020"><h1>By Ann Lee</h1><p class="date">12. März 2021</p>`)
+	f.Fuzz(func(t *testing.T, page string) {
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			return
+		}
+		m := Read(doc, Input{Text: page}, Options{Now: testNow})
+		for _, d := range []string{m.Published, m.Modified} {
+			if d == "" {
+				continue
+			}
+			day, err := time.Parse("2006-01-02", d)
+			if err != nil || day.After(testNow.AddDate(0, 0, 1)) || day.Year() < 1995 {
+				t.Fatalf("date %q is no valid day in range", d)
+			}
+		}
+		for k := range m.Sources {
+			if k == "" {
+				t.Fatal("empty source key")
+			}
+		}
+	})
+}
