@@ -3,6 +3,7 @@ package metadata
 import (
 	"net/url"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -80,11 +81,11 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 		}
 	}
 	if n.Type == html.ElementNode {
-		if !c.element(n, inComments) {
+		h := hint(n)
+		if !c.element(n, h, inComments) {
 			return
 		}
-		if !inComments {
-			h := hint(n)
+		if !inComments && h != "" {
 			inComments = strings.Contains(h, "comment") || strings.Contains(h, "respond")
 		}
 	}
@@ -94,7 +95,7 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 }
 
 // element records what n says; false skips its children.
-func (c *collector) element(n *html.Node, inComments bool) bool {
+func (c *collector) element(n *html.Node, h string, inComments bool) bool {
 	switch n.DataAtom {
 	case atom.Html:
 		c.htmlLang = strings.TrimSpace(attr(n, "lang"))
@@ -180,7 +181,7 @@ func (c *collector) element(n *html.Node, inComments bool) bool {
 		c.add(c.micro, p, itemValue(n)) // RDFa
 	}
 	if !inComments {
-		c.lines(n)
+		c.lines(n, h)
 	}
 	return true
 }
@@ -208,15 +209,10 @@ func (c *collector) microdata(n *html.Node, props string) {
 
 // lines keeps the short author and date lines a page shows near its
 // headline, by what their class or id say.
-func (c *collector) lines(n *html.Node) {
-	h := hint(n)
-	if h == "" || !containsAny(h, "author", "byline", "writer", "autor", "auteur", "автор", "creator", "date", "time", "publish", "posted", "dateline", "meta", "datum") {
-		c.byLine(n)
-		return
-	}
-	author := containsAny(h, "author", "byline", "writer", "autor", "auteur", "автор", "creator")
-	date := containsAny(h, "date", "time", "publish", "posted", "dateline", "meta", "datum")
+func (c *collector) lines(n *html.Node, h string) {
+	author, date := hintKinds(h)
 	if !author && !date {
+		c.byLine(n)
 		return
 	}
 	t := text(n)
@@ -240,7 +236,7 @@ func (c *collector) nearH1() bool { return len(c.h1s) > 0 && c.afterH1.Len() < a
 // Lee", "Von Hans Meier". Only elements whose children are all inline
 // are read, so that a line is read once.
 func (c *collector) byLine(n *html.Node) {
-	if len(c.prefixed) >= maxKept || !inlineOnly(n) {
+	if len(c.prefixed) >= maxKept || !inlineOnly(n) || !opensWithWord(n) {
 		return
 	}
 	t := text(n)
@@ -248,6 +244,68 @@ func (c *collector) byLine(n *html.Node) {
 		return
 	}
 	c.prefixed = append(c.prefixed, t)
+}
+
+// Words in a class or id that mark an author line and a date line.
+var (
+	authorHints = []string{"author", "byline", "writer", "autor", "auteur", "автор", "creator"}
+	dateHints   = []string{"date", "time", "publish", "posted", "meta", "datum"}
+)
+
+// hintKinds says whether a hint names an author line and a date line, in
+// one pass over it (it runs on every element with a class or id).
+func hintKinds(h string) (author, date bool) {
+	for i := 0; i < len(h); i++ {
+		switch h[i] {
+		case 'a', 'b', 'w', 'c', 0xd0:
+			for _, w := range authorHints {
+				if w[0] == h[i] && strings.HasPrefix(h[i:], w) {
+					author = true
+				}
+			}
+		case 'd', 't', 'p', 'm':
+			for _, w := range dateHints {
+				if w[0] == h[i] && strings.HasPrefix(h[i:], w) {
+					date = true
+				}
+			}
+		}
+	}
+	return author, date
+}
+
+// byWords open a byline (byPrefix and authorLabel say the same in full).
+var byWords = set("by", "von", "par", "por", "di", "door", "av", "de", "от", "автор", "авторы", "autor", "autorin",
+	"autoren", "auteur", "auteurs", "author", "authors", "written", "posted", "published", "reviewed", "edited",
+	"text", "story", "words", "photo", "photos", "作者")
+
+// opensWithWord says whether n's text begins with one of byWords: a
+// cheap test before its text is built.
+func opensWithWord(n *html.Node) bool {
+	d := n.FirstChild
+	for d != nil {
+		if d.Type == html.ElementNode && d.FirstChild != nil {
+			d = d.FirstChild
+			continue
+		}
+		if d.Type != html.TextNode || strings.TrimSpace(d.Data) == "" {
+			for d != nil && d.NextSibling == nil && d != n {
+				d = d.Parent
+			}
+			if d == nil || d == n {
+				return false
+			}
+			d = d.NextSibling
+			continue
+		}
+		t := strings.TrimSpace(d.Data)
+		end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+		if end < 0 {
+			end = len(t)
+		}
+		return byWords[strings.ToLower(t[:end])]
+	}
+	return false
 }
 
 // inlineOnly says whether every child element of n is inline.
@@ -289,17 +347,45 @@ func itemValue(n *html.Node) string {
 	return text(n)
 }
 
-// hint is an element's class, id, rel and itemprop, lower-cased.
+// hint is an element's class, id, rel and itemprop, lower-cased ("" for
+// an element with none of them, without allocating).
 func hint(n *html.Node) string {
+	var one string
+	count := 0
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "class", "id", "rel", "itemprop":
+			if a.Val != "" {
+				one = a.Val
+				count++
+			}
+		}
+	}
+	switch count {
+	case 0:
+		return ""
+	case 1:
+		return lowerASCII(one)
+	}
 	var sb strings.Builder
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "class", "id", "rel", "itemprop":
-			sb.WriteString(strings.ToLower(a.Val))
+			sb.WriteString(lowerASCII(a.Val))
 			sb.WriteByte(' ')
 		}
 	}
 	return sb.String()
+}
+
+// lowerASCII lower-cases s, allocating only when s has a capital.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }
 
 func attr(n *html.Node, key string) string {

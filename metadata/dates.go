@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -57,18 +58,12 @@ func (d date) valid(now time.Time) bool {
 }
 
 var (
-	isoRe  = regexp.MustCompile(`(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?`)
-	ymdRe  = regexp.MustCompile(`\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b`)
-	dmyRe  = regexp.MustCompile(`\b(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})\b`)
-	mdyRe  = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(\d{4})\b`)
-	dashRe = regexp.MustCompile(`\b(\d{1,2})-(\d{1,2})-(\d{4})\b`)
-	cjkRe  = regexp.MustCompile(`(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?`)
-	// A day, a month name and a year, in either order: "12 March 2021",
-	// "12. März 2021", "12 de marzo de 2021", "March 12, 2021".
-	dayMonthRe = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.)?\s*(?:de\s+|of\s+)?(` + monthAlt() + `)\.?,?\s+(?:de\s+|del\s+)?(\d{4})`)
-	monthDayRe = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(` + monthAlt() + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`)
-	// "Tue Jul 30 09:35:14 CEST 2019", as Java and Unix date print it.
-	unixDateRe = regexp.MustCompile(`(?i)(` + monthAlt() + `)\s+(\d{1,2})\s+\d{1,2}:\d{2}(?::\d{2})?\s+(?:[A-Z]{2,5}\s+)?(\d{4})`)
+	isoRe      = regexp.MustCompile(`(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?`)
+	ymdRe      = regexp.MustCompile(`\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b`)
+	dmyRe      = regexp.MustCompile(`\b(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})\b`)
+	mdyRe      = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(\d{4})\b`)
+	dashRe     = regexp.MustCompile(`\b(\d{1,2})-(\d{1,2})-(\d{4})\b`)
+	cjkRe      = regexp.MustCompile(`(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?`)
 	urlDateRe  = regexp.MustCompile(`(?:^|[/_-])((?:19|20)\d{2})[/_-](\d{1,2})[/_-](\d{1,2})(?:[/_.-]|$)`)
 	urlCompact = regexp.MustCompile(`/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[_-]|$)`)
 )
@@ -110,21 +105,6 @@ var months = func() map[string]int {
 	}
 	return m
 }()
-
-func monthAlt() string {
-	names := make([]string, 0, len(months))
-	for n := range months {
-		names = append(names, regexp.QuoteMeta(n))
-	}
-	// Longest first, so that "march" wins over "mar".
-	sort.Slice(names, func(i, j int) bool {
-		if len(names[i]) != len(names[j]) {
-			return len(names[i]) > len(names[j])
-		}
-		return names[i] < names[j]
-	})
-	return strings.Join(names, "|")
-}
 
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
@@ -170,7 +150,51 @@ func isoDate(s string, m []int) date {
 }
 
 // findDate finds the first date written in a text.
+//
+// Every form has a four-digit year, so only the text around each year is
+// searched: a long text costs a scan for digits, not a run of every
+// pattern over all of it.
 func findDate(s string) (date, bool) {
+	d, _, ok := findDatePos(s)
+	return d, ok
+}
+
+// findDatePos is findDate with the byte offset where the date starts.
+func findDatePos(s string) (date, int, bool) {
+	for i := 0; i+4 <= len(s); i++ {
+		if !isDigit(s[i]) {
+			continue
+		}
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j-i == 4 || j-i == 8 || j-i > 8 && j-i <= 14 { // a year, YYYYMMDD, or an ISO date's digits run on
+			lo, hi := max(0, i-dateWindow), min(len(s), j+dateWindow)
+			for lo > 0 && !isRuneStart(s[lo]) {
+				lo--
+			}
+			for hi < len(s) && !isRuneStart(s[hi]) {
+				hi++
+			}
+			if d, at, ok := findDateIn(s[lo:hi]); ok {
+				return d, lo + at, true
+			}
+		}
+		i = j
+	}
+	return date{}, -1, false
+}
+
+// dateWindow is how far from its year a date's other parts may stand
+// ("Wednesday, 12th of September 2021" has 24 bytes before the year).
+const dateWindow = 36
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// findDateIn finds the first date written in a short text, and where it
+// starts.
+func findDateIn(s string) (date, int, bool) {
 	best, at := date{}, len(s)+1
 	try := func(re *regexp.Regexp, f func([]string) date) {
 		if m := re.FindStringSubmatchIndex(s); m != nil && m[0] < at {
@@ -197,16 +221,133 @@ func findDate(s string) (date, bool) {
 		}
 		return date{y: atoi(p[3]), m: a, d: b}
 	})
-	try(dayMonthRe, func(p []string) date {
-		return date{y: atoi(p[3]), m: months[strings.ToLower(p[2])], d: atoi(p[1])}
-	})
-	try(unixDateRe, func(p []string) date {
-		return date{y: atoi(p[3]), m: months[strings.ToLower(p[1])], d: atoi(p[2])}
-	})
-	try(monthDayRe, func(p []string) date {
-		return date{y: atoi(p[3]), m: months[strings.ToLower(p[1])], d: atoi(p[2])}
-	})
-	return best, best.y != 0
+	if d, pos, ok := namedMonth(s); ok && pos < at {
+		best, at = d, pos
+	}
+	return best, at, best.y != 0
+}
+
+// token is a run of letters or of digits in a text.
+type token struct {
+	s      string
+	at     int
+	number bool
+}
+
+func tokens(s string) []token {
+	var out []token
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		digit, letter := r >= '0' && r <= '9', unicode.IsLetter(r)
+		if !digit && !letter {
+			i += size
+			continue
+		}
+		j := i + size
+		for j < len(s) {
+			r2, size2 := utf8.DecodeRuneInString(s[j:])
+			if digit && !(r2 >= '0' && r2 <= '9') || letter && !unicode.IsLetter(r2) {
+				break
+			}
+			j += size2
+		}
+		out = append(out, token{s[i:j], i, digit})
+		i = j
+	}
+	return out
+}
+
+// Words that may stand between a date's parts: ordinal endings, "de" and
+// "of" ("12th of March", "12 de marzo de 2021").
+var dateFiller = set("st", "nd", "rd", "th", "er", "de", "del", "of", "le")
+
+// namedMonth finds a day, a month name and a year, in either order: "12
+// March 2021", "12. März 2021", "12 de marzo de 2021", "March 12th,
+// 2021", "Tue Jul 30 09:35:14 CEST 2019" (Java's and Unix's form).
+func namedMonth(s string) (date, int, bool) {
+	ts := tokens(s)
+	day := func(t token) int {
+		if !t.number || len(t.s) > 2 {
+			return 0
+		}
+		if d := atoi(t.s); d >= 1 && d <= 31 {
+			return d
+		}
+		return 0
+	}
+	year := func(t token) int {
+		if t.number && len(t.s) == 4 {
+			return atoi(t.s)
+		}
+		return 0
+	}
+	// next skips filler words from i on and returns the index of the
+	// first other token.
+	next := func(i int) int {
+		for i < len(ts) && !ts[i].number && dateFiller[strings.ToLower(ts[i].s)] {
+			i++
+		}
+		return i
+	}
+	for i, t := range ts {
+		if t.number {
+			continue
+		}
+		m := months[strings.ToLower(t.s)]
+		if m == 0 {
+			continue
+		}
+		// The day before the month: "12 March 2021", "12th of March".
+		for back := i - 1; back >= 0 && back >= i-3; back-- {
+			if d := day(ts[back]); d > 0 {
+				if y := year(nextTok(ts, next(i+1))); y > 0 {
+					return date{y: y, m: m, d: d}, ts[back].at, true
+				}
+				break
+			}
+			if ts[back].number || !dateFiller[strings.ToLower(ts[back].s)] {
+				break
+			}
+		}
+		// The day after the month: "March 12, 2021", "Jul 30 09:35:14 CEST 2019".
+		j := next(i + 1)
+		if j < len(ts) {
+			if d := day(ts[j]); d > 0 {
+				k := next(j + 1)
+				for skipped := 0; k < len(ts) && skipped < 5 && year(ts[k]) == 0 && clockOrZone(ts[k]); skipped++ {
+					k++
+				}
+				if y := year(nextTok(ts, k)); y > 0 {
+					return date{y: y, m: m, d: d}, t.at, true
+				}
+			}
+		}
+	}
+	return date{}, -1, false
+}
+
+func nextTok(ts []token, i int) token {
+	if i < len(ts) {
+		return ts[i]
+	}
+	return token{}
+}
+
+// clockOrZone is a part of a time of day or a time zone: two digits, or
+// a short word in capitals.
+func clockOrZone(t token) bool {
+	if t.number {
+		return len(t.s) <= 2
+	}
+	if len(t.s) < 2 || len(t.s) > 5 {
+		return false
+	}
+	for _, r := range t.s {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // urlDate reads a date from a page address's path.

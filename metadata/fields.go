@@ -321,13 +321,8 @@ func cleanAuthors(vals []string) []string {
 
 // findDateAt is where the first date in s starts.
 func findDateAt(s string) (int, bool) {
-	at := -1
-	for _, re := range []*regexp.Regexp{isoRe, dmyRe, mdyRe, dayMonthRe, monthDayRe, cjkRe} {
-		if m := re.FindStringIndex(s); m != nil && (at < 0 || m[0] < at) {
-			at = m[0]
-		}
-	}
-	return at, at >= 0
+	_, at, ok := findDatePos(s)
+	return at, ok
 }
 
 // isName says whether a cleaned part reads as a person's or an
