@@ -51,6 +51,26 @@ type Dataset struct {
 	Name   string
 	Metric Metric
 	Pages  []Page // sorted by ID
+	// Lang is the ISO 639-1 code of the language every page is written
+	// in, as the set's own documentation states it (SetLang); "" for a
+	// set of several languages.
+	Lang string
+}
+
+// SetLang is the language of every page of an extraction set, as
+// ../shared/data/README.md describes the set (never as an identifier
+// labels it): "ru" for daniel-ru, "zh" for daniel-zh (Simplified and
+// Traditional) and cleaneval-zh, "" for the sets that mix languages
+// (scrapinghub, trafilatura, wcxb-dev-even are mostly but not all
+// English).
+func SetLang(name string) string {
+	switch name {
+	case "daniel-ru":
+		return "ru"
+	case "daniel-zh", "cleaneval-zh":
+		return "zh"
+	}
+	return ""
 }
 
 // ErrUnknownDataset is returned by LoadExtract for a name it does not know.
@@ -77,7 +97,7 @@ func LoadExtract(dataDir, name string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: load %s: %w", name, err)
 	}
-	ds.Name = name
+	ds.Name, ds.Lang = name, SetLang(name)
 	sort.Slice(ds.Pages, func(i, j int) bool { return ds.Pages[i].ID < ds.Pages[j].ID })
 	return ds, nil
 }

@@ -85,6 +85,9 @@ func (r *ExtractReport) WriteText(w io.Writer) error {
 	for _, id := range ids {
 		fmt.Fprintf(w, "  error %s: %v\n", id, r.Errors[id])
 	}
+	if err := res.writeLangs(w, r.Dataset.Name); err != nil {
+		return err
+	}
 	for _, p := range r.Peers {
 		if p.Err != nil {
 			fmt.Fprintf(w, "%-*s (no reference outputs: %v)\n", width, p.Tool, p.Err)

@@ -16,6 +16,7 @@ import (
 type Extraction struct {
 	Text     string
 	PageType string // "" when the extractor does not guess page types
+	Lang     string // the page's language (ISO 639-1); "" when not named
 }
 
 // Extractor turns one evaluation page into the text that is scored.
@@ -24,14 +25,15 @@ type Extractor func(p *Page) (Extraction, error)
 // WinnowExtractor extracts each page on its own through the stages of
 // st, as winnow extract and winnow run --single-page do; the page URL is
 // filled in per page. The page type is the one the stages gave the page
-// (extract.ClassifyType).
+// (extract.ClassifyType), and the language the one of its record
+// (pipeline.PageLang).
 func WinnowExtractor(ctx context.Context, st pipeline.Stages) Extractor {
 	return func(p *Page) (Extraction, error) {
 		pg, _, err := st.Page(ctx, pipeline.Input{URL: p.URL, Body: p.HTML}, nil, "")
 		if err != nil {
 			return Extraction{}, err
 		}
-		return Extraction{Text: pg.Text(), PageType: string(pg.Type)}, nil
+		return Extraction{Text: pg.Text(), PageType: string(pg.Type), Lang: pipeline.PageLang(pg)}, nil
 	}
 }
 
@@ -48,16 +50,18 @@ func RunExtract(ds *Dataset, fn Extractor, workers int) (res *Result, texts map[
 	par.Each(len(ds.Pages), workers, func(i int) { out[i], fails[i] = fn(&ds.Pages[i]) })
 	texts = make(map[string]string, len(ds.Pages))
 	types := make([]string, len(ds.Pages))
+	langs := make([]string, len(ds.Pages))
 	errs = make(map[string]error)
 	for i, p := range ds.Pages {
 		texts[p.ID] = out[i].Text
-		types[i] = out[i].PageType
+		types[i], langs[i] = out[i].PageType, out[i].Lang
 		if fails[i] != nil {
 			errs[p.ID] = fails[i]
 		}
 	}
 	res = Score(ds, texts)
 	res.scorePageTypes(ds, types)
+	res.scoreLangs(ds, langs)
 	return res, texts, errs
 }
 

@@ -36,7 +36,13 @@ type Result struct {
 	// guess them).
 	PageTypeAccuracy *float64       `json:"page_type_accuracy,omitempty"`
 	PageTypes        *TypeConfusion `json:"-"`
-	PerPage          []PageScore    `json:"-"`
+	// LangAgreement is the share of pages whose language the extractor
+	// named as the set's (Dataset.Lang); nil for a set of several
+	// languages. Langs counts the pages by the language named ("" for
+	// none), on every set.
+	LangAgreement *float64       `json:"lang_agreement"`
+	Langs         map[string]int `json:"-"`
+	PerPage       []PageScore    `json:"-"`
 }
 
 // ScorePage scores one extracted text against a page's gold.

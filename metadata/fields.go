@@ -479,7 +479,8 @@ func splitKeywords(vs []string) []string {
 
 // lang sets the page's language: identified from the text when
 // Options.Identify is set and sure enough, else as the page declares it
-// (<html lang>, Content-Language, JSON-LD inLanguage, og:locale).
+// (<html lang>, Content-Language, JSON-LD inLanguage, og:locale); see
+// chooseLang.
 func (m *Metadata) lang(c *collector, in Input, o Options) {
 	declared, source := primaryTag(c.htmlLang), SourceMeta
 	for _, v := range []valued{{in.ContentLanguage, SourceMeta}, {c.ld.lang, SourceJSONLD}, {firstOf(c.metas["og:locale"]), SourceOpenGraph}} {
@@ -487,15 +488,12 @@ func (m *Metadata) lang(c *collector, in Input, o Options) {
 			declared, source = primaryTag(v.val), v.source
 		}
 	}
-	if o.Identify != nil && in.Text != "" {
-		if l, conf := o.Identify(in.Text); l != "" {
-			m.Lang, m.LangConfidence = l, conf
-			m.Sources["lang"] = SourceText
-			return
-		}
+	lang, conf, fromText := chooseLang(declared, in.Text, o.Identify)
+	if fromText {
+		source = SourceText
 	}
-	if declared != "" {
-		m.Lang = declared
+	if lang != "" {
+		m.Lang, m.LangConfidence = lang, conf
 		m.Sources["lang"] = source
 	}
 }

@@ -145,10 +145,17 @@ func (r *Record) fallbackMetadata(p *extract.Page) {
 	if r.Title == "" {
 		r.Title = p.Title
 	}
-	if r.Lang == "" {
-		r.Lang = p.Lang
-	}
+	r.Lang = PageLang(p)
 	r.Metadata.Warnings = nil // the page's warnings have them
+}
+
+// PageLang is the language a page's record names: the metadata stage's
+// (identified, or declared), else extract's script guess.
+func PageLang(p *extract.Page) string {
+	if p.Meta.Lang != "" {
+		return p.Meta.Lang
+	}
+	return p.Lang
 }
 
 // ErrorRecord is the record of a page that could not be processed.

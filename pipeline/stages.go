@@ -9,6 +9,7 @@ import (
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/internal/par"
+	"github.com/winnow-go/winnow/langid"
 	"github.com/winnow-go/winnow/metadata"
 	"github.com/winnow-go/winnow/render"
 	"github.com/winnow-go/winnow/xpathrules"
@@ -31,7 +32,7 @@ import (
 //  5. metadata: the page's headline, authors, dates, site name, language
 //     and the rest (package metadata), read from the tree and the start
 //     of the labelled text; a site rule's title selector names the
-//     headline.
+//     headline, and package langid identifies the language.
 //
 // Templates are learned (pass 1, SiteLearner) from the pages as they are
 // parsed, before any stage has cut them, and applied in step 3.
@@ -51,8 +52,13 @@ type Stages struct {
 	// earlier stage labelled is kept. It measures the template stage
 	// alone (winnow eval sites); a run never sets it.
 	TemplateOnly bool
-	// Metadata configures the metadata stage.
+	// Metadata configures the metadata stage. When its Identify is nil
+	// the stage identifies the language with langid.Default (built on the
+	// first page, shared by every goroutine), unless NoLangID is set.
 	Metadata metadata.Options
+	// NoLangID leaves the language to what the page declares (<html
+	// lang>, JSON-LD inLanguage, og:locale): no identifier is built or run.
+	NoLangID bool
 }
 
 // WithSignature returns a copy of the stages whose templates compare
@@ -155,7 +161,11 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 		}
 		sb.WriteString(b.Text)
 	}
-	p.Meta = metadata.Read(p.Doc, metadata.Input{URL: p.URL, Text: sb.String(), PageType: string(p.Type)}, s.Metadata)
+	mo := s.Metadata
+	if mo.Identify == nil && !s.NoLangID {
+		mo.Identify = langid.Default().Identify
+	}
+	p.Meta = metadata.Read(p.Doc, metadata.Input{URL: p.URL, Text: sb.String(), PageType: string(p.Type)}, mo)
 	if ro.Title != "" {
 		p.Meta.Title = ro.Title
 		if p.Meta.Sources == nil {

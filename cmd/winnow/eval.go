@@ -57,8 +57,11 @@ shares of the "with" and "without" snippets found in the output.
 
 --data defaults to $WINNOW_DATA, else ../shared/data beside the module root.
 With --json the last line of stdout is {"dataset","pages","precision",
-"recall","f1","accuracy"} (wcxb-dev-even: "by_type" {type: F1},
-"with_rate", "without_rate" instead of "accuracy"). --out FILE writes
+"recall","f1","accuracy","lang_agreement"} (wcxb-dev-even: "by_type"
+{type: F1}, "with_rate", "without_rate" instead of "accuracy").
+lang_agreement is the share of pages whose record's lang is the set's
+language (daniel-ru ru; daniel-zh, cleaneval-zh zh), null on the sets of
+several languages; the text report counts the pages by lang on every set. --out FILE writes
 {"id","precision","recall","f1"} per page. --vs TOOL (go-readability,
 go-trafilatura; go-trafilatura-fallback on wcxb-dev-even) lists the pages
 where that tool beats winnow, worst first.`,

@@ -1,0 +1,30 @@
+// Package langid names the language of a page's text: an ISO 639-1 code
+// and a confidence between 0 and 1.
+//
+// It wraps lingua-go (github.com/pemistahl/lingua-go, Peter M. Stahl's
+// n-gram identifier with a rule engine for scripts and unique letters)
+// restricted to DefaultLanguages, the 40 most common languages of web
+// crawls, in lingua's low-accuracy mode (trigram models only). Three
+// measurements set these choices (the package README figures are in the
+// repository README, "The record", lang):
+//
+//   - Memory. lingua keeps its models in package-level maps, loaded on first
+//     use per language and n-gram length. The trigram models of the 40
+//     languages take about 80 MB of resident memory; all 75 of lingua's
+//     languages take about 115 MB, and the high-accuracy mode's uni- to
+//     fivegram models 1.4 GB. The issue allows 100 MB.
+//   - Time. lingua scores every trigram of its input against every
+//     candidate language of the input's script (27 for Latin text here), and
+//     an input of more than about 100 trigrams sends its softmax through
+//     arbitrary-precision arithmetic (shopspring/decimal's ExpTaylor and Pow),
+//     14 ms for 4 kB of English. Identify therefore gives lingua at most
+//     MaxChunks pieces of at most ChunkRunes runes taken across the text,
+//     and averages their confidences.
+//   - Chinese and Japanese. lingua's rule engine names a text Japanese as
+//     soon as one kana stands among Chinese characters (a brand name, a の
+//     in a headline). Identify decides text written mostly in ideographs,
+//     kana and Hangul by the share of each script instead (cjk.go).
+//
+// An Identifier is safe for concurrent use; Default builds one lazily and
+// shares it.
+package langid

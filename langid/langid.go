@@ -1,0 +1,225 @@
+package langid
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/pemistahl/lingua-go"
+)
+
+// DefaultLanguages are the languages an Identifier tells apart unless
+// Options name others: the 40 most common languages of Common Crawl's
+// pages by its published language statistics (cld2 over the crawls of
+// 2023-2024: English about 45%, then Russian, German, Japanese, Chinese,
+// Spanish, French, ... down to Bengali at about 0.1%) that lingua
+// supports. A language left out is named as its nearest neighbour in the
+// set (Galician as Portuguese or Spanish, Bosnian as Croatian), usually
+// with a low confidence.
+var DefaultLanguages = []string{
+	"en", "ru", "de", "ja", "zh", "es", "fr", "it", "pt", "nl",
+	"pl", "cs", "vi", "id", "tr", "sv", "fa", "ko", "uk", "hu",
+	"ro", "el", "da", "fi", "th", "sk", "ar", "bg", "nb", "he",
+	"ca", "hr", "lt", "sl", "sr", "hi", "et", "lv", "ms", "bn",
+}
+
+// Options configure New. The zero value is ready.
+type Options struct {
+	// Languages are ISO 639-1 codes of the languages to tell apart, at
+	// least two; nil means DefaultLanguages.
+	Languages []string
+	// MaxChunks is how many pieces of the text lingua reads; 0 means 3.
+	MaxChunks int
+	// ChunkRunes is the length of a piece in runes; 0 means 100. Longer
+	// pieces cost more than their length: past about 100 trigrams lingua
+	// computes its softmax with arbitrary-precision numbers.
+	ChunkRunes int
+	// Preload loads every language's models when the Identifier is built
+	// instead of on first use (0.3 s and the whole 80 MB at once).
+	Preload bool
+}
+
+// Errors returned by New.
+var (
+	ErrUnknownLanguage = errors.New("langid: language not supported")
+	ErrTooFewLanguages = errors.New("langid: at least two languages are needed")
+)
+
+// Identifier names the language of a text. It is safe for concurrent
+// use: lingua's detector holds no per-call state, and its models are
+// read-only maps once loaded.
+type Identifier struct {
+	det        lingua.LanguageDetector
+	codes      map[lingua.Language]string
+	cjk        map[string]bool // which of zh, ja, ko the set has
+	maxChunks  int
+	chunkRunes int
+}
+
+// New builds an Identifier. Models load on first use unless o.Preload is
+// set; a language code lingua does not know is an error.
+func New(o Options) (*Identifier, error) {
+	codes := o.Languages
+	if codes == nil {
+		codes = DefaultLanguages
+	}
+	id := &Identifier{codes: map[lingua.Language]string{}, cjk: map[string]bool{},
+		maxChunks: o.MaxChunks, chunkRunes: o.ChunkRunes}
+	if id.maxChunks <= 0 {
+		id.maxChunks = 3
+	}
+	if id.chunkRunes <= 0 {
+		id.chunkRunes = 100
+	}
+	var langs []lingua.Language
+	var errs []error
+	for _, c := range codes {
+		c = strings.ToLower(c)
+		l := lingua.GetLanguageFromIsoCode639_1(lingua.GetIsoCode639_1FromValue(c))
+		if l == lingua.Unknown {
+			errs = append(errs, fmt.Errorf("%w: %q", ErrUnknownLanguage, c))
+			continue
+		}
+		if _, dup := id.codes[l]; !dup {
+			langs = append(langs, l)
+			id.codes[l] = c
+		}
+		if c == "zh" || c == "ja" || c == "ko" {
+			id.cjk[c] = true
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if len(langs) < 2 {
+		return nil, ErrTooFewLanguages
+	}
+	b := lingua.NewLanguageDetectorBuilder().FromLanguages(langs...).WithLowAccuracyMode()
+	if o.Preload {
+		b = b.WithPreloadedLanguageModels()
+	}
+	id.det = b.Build()
+	return id, nil
+}
+
+var (
+	defaultOnce sync.Once
+	defaultID   *Identifier
+)
+
+// Default returns the Identifier of DefaultLanguages, built on the first
+// call and shared by every caller after it; a program that never calls it
+// loads no model.
+func Default() *Identifier {
+	defaultOnce.Do(func() {
+		id, err := New(Options{})
+		if err != nil {
+			panic(err) // DefaultLanguages are all lingua's
+		}
+		defaultID = id
+	})
+	return defaultID
+}
+
+// Identify returns the ISO 639-1 code of the language text is written
+// in, with a confidence between 0 and 1, or "" and 0 when the text has no
+// letters. For text written mostly in ideographs, kana or Hangul the
+// answer comes from the share of each script (zh, ja, ko); otherwise
+// lingua scores up to MaxChunks pieces spread over the text, stopping
+// once the mean confidence of the leader reaches 0.99, and the
+// confidence is the mean of the pieces' confidences for the winner,
+// rounded to four decimals.
+func (id *Identifier) Identify(text string) (lang string, confidence float64) {
+	if l, conf, ok := id.byScript(text); ok {
+		return l, conf
+	}
+	sum := map[lingua.Language]float64{}
+	n := 0
+	best, top := lingua.Unknown, 0.0
+	for _, piece := range chunks(text, id.chunkRunes, id.maxChunks) {
+		vals := id.det.ComputeLanguageConfidenceValues(piece)
+		if len(vals) == 0 || vals[0].Value() == 0 {
+			continue // no letters lingua could score
+		}
+		n++
+		for _, v := range vals {
+			sum[v.Language()] += v.Value()
+		}
+		best, top = lingua.Unknown, 0.0
+		for l, v := range sum {
+			if v > top || v == top && id.codes[l] < id.codes[best] {
+				best, top = l, v
+			}
+		}
+		if top/float64(n) >= sureEnough {
+			break
+		}
+	}
+	if n == 0 {
+		return "", 0
+	}
+	// lingua sums log probabilities in map order, so its confidences
+	// differ from run to run in the last bits; four decimals keep a
+	// record the same whatever the run.
+	return id.codes[best], math.Round(min(1, top/float64(n))*1e4) / 1e4
+}
+
+// sureEnough is the mean confidence at which Identify stops reading
+// pieces. Against lingua on the whole 4 kB with all 75 of its languages,
+// on the 1,171 scrapinghub and trafilatura pages (mostly German, English,
+// Spanish, French, Polish): three pieces always read agree on 1,166,
+// stopping at 0.99 on 1,162 at a third of the time, one piece on 1,150.
+const sureEnough = 0.99
+
+// chunks cuts text into pieces of at most size runes, at a space when
+// one stands in the piece's second half, and returns at most k of them,
+// the centres of k equal spans of the text, the middle one first: the
+// start of a page's text is its headline and byline, where names stand
+// ("Son of former German President Richard von Weizsäcker ..." reads as
+// German). A piece with fewer than size/4 letters (a list of numbers, a
+// table of prices) is left out.
+func chunks(text string, size, k int) []string {
+	var all []string
+	for text != "" {
+		text = strings.TrimLeftFunc(text, unicode.IsSpace)
+		cut, runes, lastSpace := len(text), 0, -1
+		for i, r := range text {
+			if runes == size {
+				cut = i
+				break
+			}
+			if unicode.IsSpace(r) && runes >= size/2 {
+				lastSpace = i
+			}
+			runes++
+		}
+		if cut < len(text) && lastSpace > 0 {
+			cut = lastSpace
+		}
+		if piece := text[:cut]; letters(piece) >= size/4 || len(all) == 0 && cut == len(text) {
+			all = append(all, piece)
+		}
+		text = text[cut:]
+	}
+	k = min(k, len(all))
+	out := make([]string, 0, k)
+	for i := range k { // the middle piece, the later ones, the earlier ones
+		j := (i + k/2) % k
+		out = append(out, all[(2*j+1)*len(all)/(2*k)])
+	}
+	return out
+}
+
+// letters counts the letters of s.
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,77 @@
+package metadata
+
+import "unicode"
+
+// How far an identified language is trusted over a declared one (see
+// chooseLang). A page's <html lang> is often a template's default ("en"
+// on a Russian page of an international CMS), so a sure identification
+// overrides it; on a few words, or when the identifier hesitates
+// (Danish against Norwegian, Malay against Indonesian, Croatian
+// against Serbian), the page's own word is the better guess.
+const (
+	// minLangWords: texts with fewer words (an ideograph counts as one)
+	// leave the language to the declaration.
+	minLangWords = 20
+	// minLangConfidence: identifications less sure than this leave the
+	// language to the declaration.
+	minLangConfidence = 0.7
+)
+
+// chooseLang picks the page's language from what the page declares and
+// what identify (nil for none) says of its text. fromText reports that
+// the language is the identified one; conf is identify's confidence then,
+// and 0 when the language is the declared one the text did not confirm.
+func chooseLang(declared, text string, identify func(string) (string, float64)) (lang string, conf float64, fromText bool) {
+	if identify == nil || text == "" {
+		return declared, 0, false
+	}
+	l, c := identify(text)
+	switch {
+	case l == "":
+		return declared, 0, false
+	case declared == "" || sameLang(declared, l):
+		return l, c, true
+	case c >= minLangConfidence && countWords(text) >= minLangWords:
+		return l, c, true
+	}
+	return declared, 0, false
+}
+
+// sameLang reports whether a declared code and an identified one name
+// the same language, the declared one possibly by an older or wider code
+// (iw for he, in for id, no for nb).
+func sameLang(declared, identified string) bool {
+	switch declared {
+	case "iw":
+		declared = "he"
+	case "in":
+		declared = "id"
+	case "no":
+		declared = "nb"
+	}
+	return declared == identified
+}
+
+// countWords counts the runs of letters in s and each ideograph, kana
+// and Hangul syllable on its own, up to minLangWords.
+func countWords(s string) int {
+	n, inWord := 0, false
+	for _, r := range s {
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+			n++
+			inWord = false
+		case unicode.IsLetter(r):
+			if !inWord {
+				n++
+			}
+			inWord = true
+		default:
+			inWord = false
+		}
+		if n >= minLangWords {
+			break
+		}
+	}
+	return n
+}

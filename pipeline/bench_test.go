@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/internal/gz"
+	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/xpathrules"
+)
+
+// BenchmarkStagesScrapinghub measures, over the 181 Scrapinghub pages and
+// in the same run: bare html.Parse; extract.Extract, the work of
+// extract's BenchmarkScrapinghub; the whole Stages.Page, with and without
+// language identification; and the metadata stage alone (readMetadata on
+// pages the other stages have labelled), with and without it. One op is
+// the whole set. The metadata stage's share is Metadata's ns/op over
+// Extract's; the identifier's models are loaded before the timer starts.
+func BenchmarkStagesScrapinghub(b *testing.B) {
+	data := shareddata.Require(b)
+	files, err := filepath.Glob(filepath.Join(data, "extract", "scrapinghub", "html", "*.html.gz"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no scrapinghub pages: %v", err)
+	}
+	var pages [][]byte
+	total := 0
+	for _, f := range files {
+		p, err := gz.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, p)
+		total += len(p)
+	}
+	ctx := context.Background()
+	run := func(name string, fn func(p []byte)) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, p := range pages {
+					fn(p)
+				}
+			}
+			b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+	run("html.Parse", func(p []byte) {
+		if _, err := html.Parse(bytes.NewReader(p)); err != nil {
+			b.Fatal(err)
+		}
+	})
+	run("Extract", func(p []byte) {
+		if _, err := extract.Extract(p, extract.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	})
+	for _, st := range []struct {
+		name string
+		s    Stages
+	}{{"no-lang-id", Stages{NoLangID: true}}, {"lang-id", Stages{}}} {
+		labelled := make([]*extract.Page, len(pages))
+		for i, p := range pages { // labels the pages and loads the models
+			pg, _, err := st.s.Page(ctx, Input{Body: p}, nil, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			labelled[i] = pg
+		}
+		run("Page/"+st.name, func(p []byte) {
+			if _, _, err := st.s.Page(ctx, Input{Body: p}, nil, ""); err != nil {
+				b.Fatal(err)
+			}
+		})
+		b.Run("Metadata/"+st.name, func(b *testing.B) {
+			b.ReportAllocs()
+			identified := 0
+			for b.Loop() {
+				identified = 0
+				for _, pg := range labelled {
+					pg.Warnings = pg.Warnings[:0]
+					st.s.readMetadata(pg, xpathrules.Outcome{})
+					if pg.Meta.Sources["lang"] == "text" {
+						identified++
+					}
+				}
+			}
+			if st.s.NoLangID == (identified > 0) {
+				b.Fatalf("%d pages of %d identified", identified, len(labelled))
+			}
+			b.ReportMetric(float64(len(labelled)*b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
