@@ -195,6 +195,11 @@ func (c *collector) authors() listed {
 	if l := firstOfMany(lines); len(l) > 0 {
 		return listed{l[:1], SourceByline}
 	}
+	// No person is named anywhere: the organisation JSON-LD names as the
+	// author is the page's author.
+	if l := cleanAuthors(c.ld.orgAuthors); len(l) > 0 {
+		return listed{l, SourceJSONLD}
+	}
 	return listed{}
 }
 
@@ -305,6 +310,9 @@ func cleanAuthors(vals []string) []string {
 		v = byPrefix.ReplaceAllString(v, "")
 		if d, ok := findDateAt(v); ok {
 			v = v[:d]
+		}
+		if i := strings.Index(v, " - "); i > 0 { // a role or a team after the name
+			v = v[:i]
 		}
 		v = emailRe.ReplaceAllString(v, "")
 		v = handleRe.ReplaceAllString(v, "$1")

@@ -13,6 +13,7 @@ import (
 type ldInfo struct {
 	headline, name, description string
 	authors                     []string
+	orgAuthors                  []string // organisations named as the author
 	published, modified         string
 	siteName, publisher         string
 	image, url                  string
@@ -214,6 +215,9 @@ func summarize(objs []ldObject) ldInfo {
 				info.authors = names(m["creator"])
 			}
 		}
+		if len(info.orgAuthors) == 0 {
+			info.orgAuthors = orgNames(m["author"])
+		}
 		fill(&info.published, str(m["datePublished"]))
 		fill(&info.published, str(m["dateCreated"]))
 		fill(&info.published, str(m["uploadDate"]))
@@ -281,6 +285,30 @@ var tagRe = regexp.MustCompile(`<[^>]*>`)
 
 func stripTags(s string) string { return tagRe.ReplaceAllString(s, " ") }
 
+// orgNames reads the organisations an author value names.
+func orgNames(v any) []string {
+	switch x := v.(type) {
+	case map[string]any:
+		if isOrg(x) {
+			if s := str(x["name"]); s != "" {
+				return []string{s}
+			}
+		}
+	case []any:
+		var out []string
+		for _, e := range x {
+			out = append(out, orgNames(e)...)
+		}
+		return out
+	}
+	return nil
+}
+
+func isOrg(x map[string]any) bool {
+	ts := types(x["@type"])
+	return len(ts) > 0 && !anyOf(ts, set("Person")) && anyOf(ts, set("Organization", "NewsMediaOrganization", "Corporation", "WebSite", "Brand", "LocalBusiness"))
+}
+
 // names reads authors: a string, an object with a name, or an array of them.
 func names(v any) []string {
 	switch x := v.(type) {
@@ -289,7 +317,7 @@ func names(v any) []string {
 			return []string{s}
 		}
 	case map[string]any:
-		if ts := types(x["@type"]); len(ts) > 0 && !anyOf(ts, set("Person")) && anyOf(ts, set("Organization", "NewsMediaOrganization", "Corporation", "WebSite", "Brand", "LocalBusiness")) {
+		if isOrg(x) {
 			// An organisation as the author is the site, not a byline:
 			// the page's own byline, when it has one, names the person.
 			return nil
