@@ -20,6 +20,9 @@ const (
 	// afterH1Text is how much of the text after the headline is read for
 	// a date line: the headline, a standfirst and the byline.
 	afterH1Text = 400
+	// maxDateLine: a longer text is a sentence, whose dates are what it
+	// tells of, not when it was written.
+	maxDateLine = 80
 )
 
 // collector is what one walk of the tree found.
@@ -38,6 +41,7 @@ type collector struct {
 	prefixed []string        // lines that open with "By"
 	shown    []shown         // <time> elements and short lines whose class says date, in document order
 	afterH1  strings.Builder // the text that follows the first <h1>, up to afterH1Text bytes
+	h1Line   string          // the first short text with a date in afterH1: a date line below the headline
 	relTags  []string
 	kept     int // bytes of meta values kept
 	warnings []string
@@ -76,6 +80,11 @@ func (c *collector) add(m map[string][]string, key, val string) {
 func (c *collector) walk(n *html.Node, inComments bool) {
 	if n.Type == html.TextNode && len(c.h1s) > 0 && c.afterH1.Len() < afterH1Text && !inComments {
 		if t := strings.TrimSpace(n.Data); t != "" {
+			if c.h1Line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") {
+				if _, ok := findDate(t); ok {
+					c.h1Line = t
+				}
+			}
 			c.afterH1.WriteString(t)
 			c.afterH1.WriteByte(' ')
 		}

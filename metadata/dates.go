@@ -543,8 +543,17 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 				continue
 			}
 			if take(&vis, sh.text, source, sh.value) {
-				vis.near = sh.nearH1
+				// Just below the headline, or marked as the publication.
+				vis.near = sh.nearH1 || containsAny(sh.hint, "pubdate", "publish")
 			}
+		}
+	}
+	if !vis.ok() || !vis.near {
+		// A short date line just below the headline, whatever its class.
+		var line date
+		if take(&line, c.h1Line, SourceByline, false) && !updateWords.MatchString(c.h1Line) {
+			line.near = true
+			vis = line
 		}
 	}
 	if vis.ok() && (!out.published.ok() || vis.near && vis.before(out.published)) {
