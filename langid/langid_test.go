@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -209,7 +209,7 @@ func rssChild(t *testing.T, preload bool) {
 	for _, set := range []string{"wcxb-dev-even", "daniel-ru", "daniel-zh"} {
 		texts = append(texts, benchTexts(t, set)...)
 	}
-	runtime.GC()
+	debug.FreeOSMemory() // RSS counts freed pages the runtime has not yet returned
 	before := vmRSS(t)
 	id, err := New(Options{Preload: preload})
 	if err != nil {
@@ -218,7 +218,7 @@ func rssChild(t *testing.T, preload bool) {
 	for _, text := range texts {
 		id.Identify(text)
 	}
-	runtime.GC()
+	debug.FreeOSMemory()
 	fmt.Printf("rss-added %d\n", vmRSS(t)-before)
 }
 
