@@ -27,24 +27,26 @@ const (
 
 // collector is what one walk of the tree found.
 type collector struct {
-	doc      *html.Node
-	metas    map[string][]string // <meta> by lower-cased name, property, itemprop, http-equiv
-	micro    map[string][]string // itemprop (and RDFa property) of other elements
-	ld       ldInfo
-	ldTexts  []string
-	h1s      []string
-	titleTag string
-	htmlLang string
-	canon    string
-	base     *url.URL
-	bylines  []string        // author lines, by their class
-	prefixed []string        // lines that open with "By"
-	shown    []shown         // <time> elements and short lines whose class says date, in document order
-	afterH1  strings.Builder // the text that follows the first <h1>, up to afterH1Text bytes
-	h1Line   string          // the first short text with a date in afterH1: a date line below the headline
-	relTags  []string
-	kept     int // bytes of meta values kept
-	warnings []string
+	doc          *html.Node
+	metas        map[string][]string // <meta> by lower-cased name, property, itemprop, http-equiv
+	micro        map[string][]string // itemprop (and RDFa property) of other elements
+	ld           ldInfo
+	ldTexts      []string
+	h1s          []string
+	titleTag     string
+	htmlLang     string
+	canon        string
+	base         *url.URL
+	bylines      []string        // author lines, by their class
+	prefixed     []string        // lines that open with "By"
+	shown        []shown         // <time> elements and short lines whose class says date, in document order
+	afterH1      strings.Builder // the text that follows the first <h1>, up to afterH1Text bytes
+	h1Line       string          // the first short text with a date in afterH1: a date line below the headline
+	labelledDate string          // the first text a "Date:"/"Published:" label names a date with
+	labelWait    int             // text nodes still to look at after a label that stood alone
+	relTags      []string
+	kept         int // bytes of meta values kept
+	warnings     []string
 }
 
 // shown is a date the page shows: a <time> element (its datetime, else
@@ -78,6 +80,9 @@ func (c *collector) add(m map[string][]string, key, val string) {
 // element whose class names a comment section: bylines there are the
 // commenters'.
 func (c *collector) walk(n *html.Node, inComments bool) {
+	if n.Type == html.TextNode && !inComments && c.labelledDate == "" {
+		c.dateLabel(n.Data)
+	}
 	if n.Type == html.TextNode && len(c.h1s) > 0 && c.afterH1.Len() < afterH1Text && !inComments {
 		if t := strings.TrimSpace(n.Data); t != "" {
 			if c.h1Line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") {
@@ -234,6 +239,44 @@ func (c *collector) lines(n *html.Node, h string) {
 	}
 	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
 		c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0, nearH1: c.nearH1()})
+	}
+}
+
+// dateLabels open a line that gives the page's date: "Datum: 03.11.2021",
+// "Published: 4 May 2020", "Mise en ligne 23 mai 2019".
+var dateLabels = []string{"date", "datum", "published", "publication date", "posted on", "veröffentlicht",
+	"erstellt", "erschienen", "publié", "mise en ligne", "fecha", "publicado", "data", "pubblicato",
+	"опубликовано", "дата", "发布时间", "发布日期", "日期"}
+
+// dateLabel looks for a date named by a label: in the label's own text,
+// or in one of the two texts after a label that stands alone.
+func (c *collector) dateLabel(t string) {
+	t = strings.TrimSpace(t)
+	if t == "" {
+		return
+	}
+	if c.labelWait > 0 {
+		c.labelWait--
+		if len(t) <= maxDateLine {
+			if _, ok := findDate(t); ok {
+				c.labelledDate = t
+				return
+			}
+		}
+	}
+	if len(t) > maxDateLine || !strings.ContainsRune(t, ':') && !strings.HasPrefix(strings.ToLower(t), "mise en ligne") {
+		return
+	}
+	low := strings.ToLower(t)
+	for _, l := range dateLabels {
+		if rest, ok := strings.CutPrefix(low, l); ok && (rest == "" || rest[0] == ':' || rest[0] == ' ' || strings.HasPrefix(rest, "：")) {
+			if _, ok := findDate(t); ok {
+				c.labelledDate = t
+			} else {
+				c.labelWait = 2
+			}
+			return
+		}
 	}
 }
 

@@ -548,6 +548,13 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 			}
 		}
 	}
+	if !vis.ok() {
+		// A date a label names ("Datum: 03.11.2021"), anywhere.
+		var labelled date
+		if take(&labelled, c.labelledDate, SourceByline, false) {
+			vis = labelled
+		}
+	}
 	if !vis.ok() || !vis.near {
 		// A short date line just below the headline, whatever its class.
 		var line date
