@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/winnow-go/winnow/metadata"
 )
 
 // The debug page: one row per block, the block's text coloured by its
@@ -39,7 +41,8 @@ table.legend{border-collapse:collapse;margin:.6em 0 1.2em;font-size:13px}
 .legend .chip{font:11px/1.8 ui-monospace,monospace;color:#222}
 </style></head><body>
 <h1>{{.Title}}</h1>
-<p><span class="chip content">content</span><span class="chip boilerplate">boilerplate</span><span class="chip boilerplate template">site template</span>
+{{with .Meta}}<p class="meta">{{with .Authors}}by {{range $i, $a := .}}{{if $i}}, {{end}}{{$a}}{{end}} · {{end}}{{with .Published}}published {{.}} · {{end}}{{with .Modified}}modified {{.}} · {{end}}{{with .SiteName}}{{.}} · {{end}}{{with .CanonicalURL}}canonical {{.}}{{end}}</p>
+{{end}}<p><span class="chip content">content</span><span class="chip boilerplate">boilerplate</span><span class="chip boilerplate template">site template</span>
 {{.URL}} · charset {{.Charset}} · lang {{.Lang}} · page type <b class="pagetype">{{.Type}}</b>{{with .TypeEvidence}} <small>({{.}})</small>{{end}} · {{.Kept}} of {{.All}} words kept{{range .Warnings}} · ⚠ {{.}}{{end}}</p>
 {{if .Legend}}<table class="legend">
 {{range .Legend}}<tr class="legend-line"><td><span class="chip {{.Class}}">{{.Key}}</span></td><td class="n">{{if eq .Blocks 1}}1 block · {{.Words}}w{{else if .Blocks}}{{.Blocks}} blocks · {{.Words}}w{{else if .Words}}{{.Words}}w{{else}}hover only{{end}}</td><td>{{or .Text "(no legend line: see the stage's package)"}}{{with .Names}} ({{.}}){{end}}</td></tr>
@@ -157,6 +160,7 @@ func (p *Page) WriteDebugHTML(w io.Writer) error {
 	all, kept := p.Words()
 	data := struct {
 		Title, URL, Charset, Lang string
+		Meta                      *metadata.Metadata
 		Type                      PageType
 		TypeEvidence              string
 		All, Kept                 int
@@ -165,6 +169,15 @@ func (p *Page) WriteDebugHTML(w io.Writer) error {
 		Blocks                    []debugBlock
 	}{Title: p.Title, Charset: p.Charset, Lang: p.Lang, All: all, Kept: kept, Warnings: p.Warnings,
 		Type: p.Type, TypeEvidence: strings.Join(p.TypeEvidence, " ")}
+	if p.Meta.Title != "" {
+		data.Title = p.Meta.Title
+	}
+	if len(p.Meta.Sources) > 0 {
+		data.Meta = &p.Meta
+	}
+	if p.Meta.Lang != "" {
+		data.Lang = p.Meta.Lang
+	}
 	if data.Type == "" { // a page no pipeline labelled
 		tg := ClassifyType(p)
 		data.Type, data.TypeEvidence = tg.Type, strings.Join(tg.Evidence, " ")

@@ -32,3 +32,16 @@ func ExampleRead() {
 	// 2024-02-11 2024-02-11T07:30:00+00:00 json-ld
 	// The Courier en
 }
+
+func ExampleMetadata_FrontMatter() {
+	m := metadata.Metadata{Title: "Rivers in flood: a record", Authors: []string{"Ann Lee"}, Published: "2024-02-11", Lang: "en"}
+	fmt.Print(m.FrontMatter())
+	// Output:
+	// ---
+	// title: 'Rivers in flood: a record'
+	// authors:
+	//     - Ann Lee
+	// published: "2024-02-11"
+	// lang: en
+	// ---
+}

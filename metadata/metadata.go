@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"golang.org/x/net/html"
 )
 
@@ -212,3 +214,31 @@ func clip(s string) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// frontMatter is the part of Metadata a Markdown document opens with.
+type frontMatter struct {
+	Title        string   `yaml:"title,omitempty"`
+	Authors      []string `yaml:"authors,omitempty"`
+	Published    string   `yaml:"published,omitempty"`
+	Modified     string   `yaml:"modified,omitempty"`
+	SiteName     string   `yaml:"site_name,omitempty"`
+	Description  string   `yaml:"description,omitempty"`
+	CanonicalURL string   `yaml:"canonical_url,omitempty"`
+	Image        string   `yaml:"image,omitempty"`
+	Categories   []string `yaml:"categories,omitempty"`
+	Tags         []string `yaml:"tags,omitempty"`
+	Lang         string   `yaml:"lang,omitempty"`
+}
+
+// FrontMatter is the metadata as a YAML front-matter block ("---" lines
+// around it, a blank line after), for a Markdown document to open with;
+// "" when there is none.
+func (m Metadata) FrontMatter() string {
+	fm := frontMatter{m.Title, m.Authors, m.Published, m.Modified, m.SiteName, m.Description,
+		m.CanonicalURL, m.Image, m.Categories, m.Tags, m.Lang}
+	b, err := yaml.Marshal(fm)
+	if err != nil || string(b) == "{}\n" {
+		return ""
+	}
+	return "---\n" + string(b) + "---\n\n"
+}

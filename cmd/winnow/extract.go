@@ -112,7 +112,7 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	case "text":
 		_, err = io.WriteString(bw, p.Text()+"\n")
 	case "markdown":
-		_, err = io.WriteString(bw, p.Markdown()+"\n")
+		_, err = io.WriteString(bw, p.MarkdownDocument()+"\n")
 	case "json":
 		err = pipeline.WriteRecord(bw, rec)
 	case "html":

@@ -35,8 +35,9 @@ func TestExtractFormats(t *testing.T) {
 		t.Fatalf("text: code %d\n%s", code, text)
 	}
 	md, _ := run(t, "extract", "--format", "markdown", page)
-	if !strings.HasPrefix(md, "# Harbour town") {
-		t.Errorf("markdown starts %q", md[:min(40, len(md))])
+	front, body, ok := strings.Cut(strings.TrimPrefix(md, "---\n"), "---\n\n")
+	if !strings.HasPrefix(md, "---\n") || !ok || !strings.Contains(front, "title: Harbour town") || !strings.HasPrefix(body, "# Harbour town") {
+		t.Errorf("markdown does not open with the front matter and the headline: %q", md[:min(200, len(md))])
 	}
 	js, code := run(t, "extract", page, "--format=json") // flags after the argument
 	if code != 0 {
