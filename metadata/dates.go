@@ -403,6 +403,11 @@ func (c *collector) shows(d date) bool {
 	return ok && e.day() == d.day()
 }
 
+// textDateline is how far into the main text a date is taken as the
+// page's: on wcxb-dev-even the first 2,000 bytes gave 5 right dates and 17
+// wrong ones, the first 300 bytes as many right ones and fewer wrong.
+const textDateline = 300
+
 // Bounds of the last resort's scan of the whole page.
 const (
 	scanNodes = 5000 // text nodes looked at
@@ -584,9 +589,15 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 		take(&out.published, c.afterH1.String(), SourceByline, false)
 	}
 	if !out.published.ok() && text != "" {
+		// The opening of the main text, where a dateline stands; further
+		// in, a date is what the text tells of.
 		head := text
-		if len(head) > 2000 {
-			head = head[:2000]
+		if len(head) > textDateline {
+			cut := textDateline
+			for cut > 0 && !isRuneStart(head[cut]) {
+				cut--
+			}
+			head = head[:cut]
 		}
 		take(&out.published, head, SourceText, false)
 	}
