@@ -42,6 +42,7 @@ type collector struct {
 	shown        []shown         // <time> elements and short lines whose class says date, in document order
 	afterH1      strings.Builder // the text that follows the first <h1>, up to afterH1Text bytes
 	h1Line       string          // the first short text with a date in afterH1: a date line below the headline
+	prevText     string          // the text before, below the headline: a label such as "Updated"
 	labelledDate string          // the first text a "Date:"/"Published:" label names a date with
 	labelWait    int             // text nodes still to look at after a label that stood alone
 	relTags      []string
@@ -85,11 +86,13 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 	}
 	if n.Type == html.TextNode && len(c.h1s) > 0 && c.afterH1.Len() < afterH1Text && !inComments {
 		if t := strings.TrimSpace(n.Data); t != "" {
-			if c.h1Line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") {
+			if c.h1Line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") &&
+				!updateWords.MatchString(c.prevText) { // "Updated" <span>January 8, 2026</span>
 				if _, ok := findDate(t); ok {
 					c.h1Line = t
 				}
 			}
+			c.prevText = t
 			c.afterH1.WriteString(t)
 			c.afterH1.WriteByte(' ')
 		}

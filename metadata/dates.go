@@ -459,6 +459,39 @@ func (c *collector) scanDates(now time.Time) date {
 	return best
 }
 
+// updatedBefore is an update label right before a date.
+var updatedBefore = regexp.MustCompile(`(?i)(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)[^0-9]{0,16}$`)
+
+// firstUnlabelled returns s from its first date not labelled as an
+// update on ("Updated January 8, 2026 · Published March 3, 2021" gives
+// the text from "March 3"); "" when every date is an update's.
+func firstUnlabelled(s string) string {
+	for rest, off := s, 0; ; {
+		_, at, ok := findDatePos(rest)
+		if !ok {
+			return ""
+		}
+		if !updatedBefore.MatchString(s[max(0, off+at-40) : off+at]) {
+			return rest[at:]
+		}
+		skip := at + yearEnd(rest[at:]) // past the year that ends the date
+		if skip == at {
+			return ""
+		}
+		rest, off = rest[skip:], off+skip
+	}
+}
+
+// yearEnd is the offset just past the first four-digit run in s.
+func yearEnd(s string) int {
+	for i := 0; i+4 <= len(s); i++ {
+		if isDigit(s[i]) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
+			return i + 4
+		}
+	}
+	return 0
+}
+
 // updateWords open a line that gives a modification date.
 var updateWords = regexp.MustCompile(`(?i)^\s*(?:last\s+)?(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`)
 
@@ -586,7 +619,7 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 		}
 	}
 	if !out.published.ok() {
-		take(&out.published, c.afterH1.String(), SourceByline, false)
+		take(&out.published, firstUnlabelled(c.afterH1.String()), SourceByline, false)
 	}
 	if !out.published.ok() && text != "" {
 		// The opening of the main text, where a dateline stands; further

@@ -102,6 +102,19 @@ func TestFindDate(t *testing.T) {
 	}
 }
 
+func TestFirstUnlabelled(t *testing.T) {
+	for in, want := range map[string]string{
+		"Updated January 8, 2026 · Published March 3, 2021 by Ann": "2021-03-03",
+		"Posted 4 May 2020, updated 5 May 2020":                    "2020-05-04",
+		"Zuletzt aktualisiert: 30.12.2016":                         "",
+	} {
+		d, _ := findDate(firstUnlabelled(in))
+		if got := map[bool]string{true: d.day(), false: ""}[d.ok()]; got != want {
+			t.Errorf("firstUnlabelled(%q) gives %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestCleanAuthors(t *testing.T) {
 	for in, want := range map[string][]string{
 		"By Ann Lee":                        {"Ann Lee"},
