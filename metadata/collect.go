@@ -98,13 +98,15 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 		}
 	}
 	if n.Type == html.ElementNode {
-		h := hint(n)
+		author, date, comments := attrKinds(n)
+		h := ""
+		if author || date || n.DataAtom == atom.Time {
+			h = hint(n) // built only for the few elements that need it
+		}
 		if !c.element(n, h, inComments) {
 			return
 		}
-		if !inComments && h != "" {
-			inComments = strings.Contains(h, "comment") || strings.Contains(h, "respond")
-		}
+		inComments = inComments || comments
 	}
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		c.walk(ch, inComments)
@@ -232,8 +234,8 @@ func (c *collector) lines(n *html.Node, h string) {
 		c.byLine(n)
 		return
 	}
-	t := text(n)
-	if t == "" || len(t) > maxLine {
+	t := shortText(n, maxLine)
+	if t == "" {
 		return
 	}
 	if author && len(c.bylines) < maxKept && !containsAny(h, "author-bio", "authorbio", "about-author", "author-desc") &&
@@ -294,8 +296,8 @@ func (c *collector) byLine(n *html.Node) {
 	if len(c.prefixed) >= maxKept || !inlineOnly(n) || !opensWithWord(n) {
 		return
 	}
-	t := text(n)
-	if t == "" || len(t) > 100 || !byPrefix.MatchString(t) {
+	t := shortText(n, 100)
+	if t == "" || !byPrefix.MatchString(t) {
 		return
 	}
 	c.prefixed = append(c.prefixed, t)
@@ -327,6 +329,65 @@ func hintKinds(h string) (author, date bool) {
 		}
 	}
 	return author, date
+}
+
+// attrKinds says, without allocating, whether an element's class, id,
+// rel or itemprop names an author line, a date line or a comment
+// section (ASCII letters compared in any case).
+func attrKinds(n *html.Node) (author, date, comments bool) {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "class", "id", "rel", "itemprop":
+		default:
+			continue
+		}
+		v := a.Val
+		for i := 0; i < len(v); i++ {
+			switch lowerByte(v[i]) {
+			case 'a', 'b', 'w', 'c', 0xd0:
+				for _, w := range authorHints {
+					if hasPrefixFold(v[i:], w) {
+						author = true
+					}
+				}
+				if hasPrefixFold(v[i:], "comment") {
+					comments = true
+				}
+			case 'd', 't', 'p', 'm':
+				for _, w := range dateHints {
+					if hasPrefixFold(v[i:], w) {
+						date = true
+					}
+				}
+			case 'r':
+				if hasPrefixFold(v[i:], "respond") {
+					comments = true
+				}
+			}
+		}
+	}
+	return author, date, comments
+}
+
+func lowerByte(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// hasPrefixFold is strings.HasPrefix with ASCII letters of s in any case
+// (w is lower case).
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if lowerByte(s[i]) != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // byWords open a byline (byPrefix and authorLabel say the same in full).
@@ -458,10 +519,25 @@ func attrOK(n *html.Node, key string) (string, bool) {
 }
 
 // text is the white-space-folded text below n, scripts and styles left out.
-func text(n *html.Node) string {
+func text(n *html.Node) string { return textUpTo(n, maxTotal) }
+
+// shortText is the text below n when, white space folded, it is at most
+// limit bytes long; "" otherwise. It stops reading a long text early: it
+// runs on every element whose class says author or date, containers of
+// a whole article among them.
+func shortText(n *html.Node, limit int) string {
+	t := textUpTo(n, 4*limit)
+	if len(t) > limit {
+		return ""
+	}
+	return t
+}
+
+// textUpTo is text that stops reading once it has more than max bytes.
+func textUpTo(n *html.Node, max int) string {
 	var sb strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
+	var walk func(*html.Node) bool
+	walk = func(n *html.Node) bool {
 		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 			switch ch.Type {
 			case html.TextNode:
@@ -471,12 +547,15 @@ func text(n *html.Node) string {
 				if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style {
 					continue
 				}
-				walk(ch)
+				if !walk(ch) {
+					return false
+				}
 			}
-			if sb.Len() > maxTotal {
-				return
+			if sb.Len() > max {
+				return false
 			}
 		}
+		return true
 	}
 	if n.DataAtom == atom.Script || n.DataAtom == atom.Title {
 		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
