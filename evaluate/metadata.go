@@ -5,11 +5,13 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"golang.org/x/text/cases"
@@ -118,6 +120,12 @@ func hostOf(u string) string {
 		h = h[:i]
 	}
 	return strings.TrimPrefix(strings.ToLower(h), "www.")
+}
+
+// DomainHalf puts a site in half 1 or 2 of a set by the parity of the
+// CRC-32 of its domain.
+func DomainHalf(domain string) int {
+	return 1 + int(crc32.ChecksumIEEE([]byte(domain))%2)
 }
 
 // MetaOutput is what a tool gives for one page (the peers' committed
@@ -390,10 +398,17 @@ type MetaReport struct {
 
 // CompareMetadata runs winnow's stages on a metadata set and scores them
 // beside the peers' committed outputs.
-func CompareMetadata(ctx context.Context, dataDir, set string, st pipeline.Stages, workers int) (*MetaReport, error) {
+//
+// half, when not 0, keeps the pages of one half of the set's sites: 1 or
+// 2 for the domains whose CRC-32 is even or odd (the split the metadata
+// rules were tuned on: tuned on half 1, half 2 held out).
+func CompareMetadata(ctx context.Context, dataDir, set string, st pipeline.Stages, workers, half int) (*MetaReport, error) {
 	ds, err := LoadMetadata(dataDir, set)
 	if err != nil {
 		return nil, err
+	}
+	if half != 0 {
+		ds.Pages = slices.DeleteFunc(ds.Pages, func(p MetaPage) bool { return DomainHalf(p.Domain) != half })
 	}
 	outs, errs := RunMetadata(ctx, ds, st, workers)
 	s, err := ScoreMetadata(ds, outs)
@@ -412,6 +427,13 @@ func CompareMetadata(ctx context.Context, dataDir, set string, st pipeline.Stage
 		}
 		if po == nil {
 			continue
+		}
+		if half != 0 {
+			keep := map[string]bool{}
+			for _, p := range ds.Pages {
+				keep[p.ID] = true
+			}
+			po = slices.DeleteFunc(po, func(o MetaOutput) bool { return !keep[o.ID] })
 		}
 		ps, err := ScoreMetadata(ds, po)
 		if err != nil {

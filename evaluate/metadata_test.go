@@ -18,7 +18,7 @@ func TestMetadataBaseline(t *testing.T) {
 	measured := 0
 	for _, set := range MetadataDatasets {
 		t.Run(set, func(t *testing.T) {
-			rep, err := CompareMetadata(context.Background(), data, set, pipeline.Stages{}, 0)
+			rep, err := CompareMetadata(context.Background(), data, set, pipeline.Stages{}, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
