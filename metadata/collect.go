@@ -37,14 +37,15 @@ type collector struct {
 	htmlLang     string
 	canon        string
 	base         *url.URL
-	bylines      []string        // author lines, by their class
-	prefixed     []string        // lines that open with "By"
-	shown        []shown         // <time> elements and short lines whose class says date, in document order
-	afterH1      strings.Builder // the text that follows the first <h1>, up to afterH1Text bytes
-	h1Line       string          // the first short text with a date in afterH1: a date line below the headline
-	prevText     string          // the text before, below the headline: a label such as "Updated"
-	labelledDate string          // the first text a "Date:"/"Published:" label names a date with
-	labelWait    int             // text nodes still to look at after a label that stood alone
+	bylines      []string   // author lines, by their class
+	prefixed     []string   // lines that open with "By"
+	shown        []shown    // <time> elements and short lines whose class says date, in document order
+	heads        []*heading // the first maxHeads <h1>s, with the text below each
+	anchor       *heading   // the headline among them (see headline)
+	pos          int        // bytes of text walked so far
+	prevText     string     // the text before, below the headline: a label such as "Updated"
+	labelledDate string     // the first text a "Date:"/"Published:" label names a date with
+	labelWait    int        // text nodes still to look at after a label that stood alone
 	relTags      []string
 	kept         int // bytes of meta values kept
 	warnings     []string
@@ -53,17 +54,87 @@ type collector struct {
 // shown is a date the page shows: a <time> element (its datetime, else
 // its text) or a short line whose class says date or time.
 type shown struct {
-	text    string
-	value   bool   // text is a datetime attribute
-	hint    string // class, id and itemprop of the element (and a <time>'s parent)
-	afterH1 bool   // the page's first <h1> came before it
-	nearH1  bool   // and less than afterH1Text bytes of text lie between them
+	text  string
+	value bool   // text is a datetime attribute
+	hint  string // class, id and itemprop of the element (and a <time>'s parent)
+	pos   int    // bytes of the page's text before it
 }
+
+// maxHeads is how many <h1>s are followed: a page's first <h1> is often
+// its logo, and the headline the second or third.
+const maxHeads = 5
+
+// heading is an <h1> and what its next afterH1Text bytes of text say.
+type heading struct {
+	text     string
+	pos      int    // bytes of text before it
+	after    []byte // the text below it
+	line     string // the first short text with a date in after: a date line
+	prevText string // the text before the current one in after: a label such as "Updated"
+}
+
+// follow adds one text below the heading.
+func (h *heading) follow(t string) {
+	if len(h.after) >= afterH1Text {
+		return
+	}
+	if h.line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") &&
+		!updateWords.MatchString(h.prevText) { // "Updated" <span>January 8, 2026</span>
+		if _, ok := findDate(t); ok {
+			h.line = t
+		}
+	}
+	h.prevText = t
+	h.after = append(append(h.after, t...), ' ')
+}
+
+// headline picks the page's headline among its first <h1>s: the first
+// that agrees with a structured title (JSON-LD headline, og:title,
+// <title>), else the first.
+func (c *collector) headline() *heading {
+	if len(c.heads) == 0 {
+		return nil
+	}
+	refs := []string{c.ld.headline, firstOf(c.metas["og:title"]), c.titleTag}
+	for _, h := range c.heads {
+		for _, r := range refs {
+			if r != "" && agrees(h.text, r) {
+				return h
+			}
+		}
+	}
+	return c.heads[0]
+}
+
+// afterHeadline is the text below the headline ("" without one).
+func (c *collector) afterHeadline() string {
+	if c.anchor == nil {
+		return ""
+	}
+	return string(c.anchor.after)
+}
+
+// placed says where a shown date stands against the headline: after it,
+// and near it (up to afterH1Text bytes of text below it, or nearBefore
+// above it: a dateline over the headline).
+func (c *collector) placed(sh shown) (after, near bool) {
+	if c.anchor == nil {
+		return false, false
+	}
+	start := c.anchor.pos
+	end := start + len(c.anchor.text) + afterH1Text
+	return sh.pos >= start, sh.pos >= start-nearBefore && sh.pos <= end
+}
+
+// nearBefore is how much text above the headline a date may stand and be
+// the headline's (a section name and a date over it).
+const nearBefore = 120
 
 func collect(doc *html.Node) *collector {
 	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}}
 	c.walk(doc, false)
 	c.ld = parseLD(c.ldTexts, &c.warnings)
+	c.anchor = c.headline()
 	return c
 }
 
@@ -84,17 +155,14 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 	if n.Type == html.TextNode && !inComments && c.labelledDate == "" {
 		c.dateLabel(n.Data)
 	}
-	if n.Type == html.TextNode && len(c.h1s) > 0 && c.afterH1.Len() < afterH1Text && !inComments {
+	if n.Type == html.TextNode {
 		if t := strings.TrimSpace(n.Data); t != "" {
-			if c.h1Line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") &&
-				!updateWords.MatchString(c.prevText) { // "Updated" <span>January 8, 2026</span>
-				if _, ok := findDate(t); ok {
-					c.h1Line = t
+			if !inComments {
+				for _, h := range c.heads {
+					h.follow(t)
 				}
 			}
-			c.prevText = t
-			c.afterH1.WriteString(t)
-			c.afterH1.WriteByte(' ')
+			c.pos += len(t) + 1
 		}
 	}
 	if n.Type == html.ElementNode {
@@ -169,6 +237,9 @@ func (c *collector) element(n *html.Node, h string, inComments bool) bool {
 		if len(c.h1s) < maxKept && !inComments {
 			if t := text(n); t != "" {
 				c.h1s = append(c.h1s, t)
+				if len(c.heads) < maxHeads {
+					c.heads = append(c.heads, &heading{text: t, pos: c.pos})
+				}
 			}
 		}
 	case atom.Time:
@@ -181,9 +252,9 @@ func (c *collector) element(n *html.Node, h string, inComments bool) bool {
 				h += " pubdate"
 			}
 			if dt := strings.TrimSpace(attr(n, "datetime")); dt != "" {
-				c.shown = append(c.shown, shown{text: dt, value: true, hint: h, afterH1: len(c.h1s) > 0, nearH1: c.nearH1()})
+				c.shown = append(c.shown, shown{text: dt, value: true, hint: h, pos: c.pos})
 			} else if t := text(n); t != "" {
-				c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0, nearH1: c.nearH1()})
+				c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
 			}
 		}
 	case atom.A:
@@ -243,7 +314,7 @@ func (c *collector) lines(n *html.Node, h string) {
 		c.bylines = append(c.bylines, t)
 	}
 	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
-		c.shown = append(c.shown, shown{text: t, hint: h, afterH1: len(c.h1s) > 0, nearH1: c.nearH1()})
+		c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
 	}
 }
 
@@ -284,9 +355,6 @@ func (c *collector) dateLabel(t string) {
 		}
 	}
 }
-
-// nearH1 says whether the walk is just below the first headline.
-func (c *collector) nearH1() bool { return len(c.h1s) > 0 && c.afterH1.Len() < afterH1Text }
 
 // byLine keeps a short element whose text opens with "By" (or its
 // kin in other languages), whatever its class says: "Written by Ann

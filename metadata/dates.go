@@ -399,7 +399,7 @@ func (c *collector) shows(d date) bool {
 			return true
 		}
 	}
-	e, ok := findDate(c.afterH1.String())
+	e, ok := findDate(c.afterHeadline())
 	return ok && e.day() == d.day()
 }
 
@@ -564,12 +564,14 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 	// is the original publication (sites rewrite datePublished when they
 	// republish); without a structured date it is the date.
 	var vis date
-	for _, afterH1 := range []bool{true, false} {
+	// Near the headline first, then below it, then anywhere.
+	for pass := range 3 {
 		for _, sh := range c.shown {
 			if vis.ok() {
 				break
 			}
-			if afterH1 && !sh.afterH1 {
+			after, near := c.placed(sh)
+			if pass == 0 && !near || pass == 1 && !after {
 				continue
 			}
 			source := SourceByline
@@ -582,7 +584,7 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 			}
 			if take(&vis, sh.text, source, sh.value) {
 				// Just below the headline, or marked as the publication.
-				vis.near = sh.nearH1 || containsAny(sh.hint, "pubdate", "publish")
+				vis.near = near || containsAny(sh.hint, "pubdate", "publish")
 			}
 		}
 	}
@@ -596,7 +598,7 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 	if !vis.ok() || !vis.near {
 		// A short date line just below the headline, whatever its class.
 		var line date
-		if take(&line, c.h1Line, SourceByline, false) && !updateWords.MatchString(c.h1Line) {
+		if c.anchor != nil && take(&line, c.anchor.line, SourceByline, false) && !updateWords.MatchString(c.anchor.line) {
 			line.near = true
 			vis = line
 		}
@@ -619,7 +621,7 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, scan bool) dat
 		}
 	}
 	if !out.published.ok() {
-		take(&out.published, firstUnlabelled(c.afterH1.String()), SourceByline, false)
+		take(&out.published, firstUnlabelled(c.afterHeadline()), SourceByline, false)
 	}
 	if !out.published.ok() && text != "" {
 		// The opening of the main text, where a dateline stands; further
