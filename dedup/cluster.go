@@ -255,10 +255,16 @@ func Cluster(docs []Doc, cfg Config) (*Result, error) {
 	}
 	for i := range docs {
 		c := res.Centre[i]
-		res.ClusterID[i] = "c" + FormatFingerprint(xxhash.Sum64String(docs[c].URL)^uint64(c)*0x9e3779b97f4a7c15)
+		res.ClusterID[i] = ClusterID(docs[c].URL, c)
 		res.LargestSize = max(res.LargestSize, size[c])
 	}
 	return res, nil
+}
+
+// ClusterID is the deterministic id of the cluster whose canonical
+// document is document centre (its place in the input), with that URL.
+func ClusterID(url string, centre int) string {
+	return "c" + FormatFingerprint(xxhash.Sum64String(url)^uint64(centre)*0x9e3779b97f4a7c15)
 }
 
 // Pair is a verified near-duplicate pair, I < J, with its similarity.

@@ -25,6 +25,7 @@ func TestDedupReport(t *testing.T) {
 		in.Write(append(b, '\n'))
 	}
 	opts := pipeline.DefaultDedupOptions()
+	opts.KeepClusters = true
 	_, cl, err := pipeline.Dedup(&in, "in.jsonl", io.Discard, opts)
 	if err != nil {
 		t.Fatal(err)

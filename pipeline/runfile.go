@@ -114,7 +114,7 @@ func dedupFile(spool, out string, stdout io.Writer, opts DedupOptions) (DedupSum
 	if err != nil {
 		return DedupSummary{}, err
 	}
-	sum, _, err := Dedup(bufio.NewReaderSize(in, 1<<20), spool, w, opts)
+	sum, _, err := Dedup(in, spool, w, opts)
 	if cerr := closeFn(); cerr != nil && err == nil {
 		err = cerr
 	}

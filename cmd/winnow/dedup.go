@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -23,6 +26,8 @@ type dedupFlags struct {
 	charGram               int
 	minWordLen             int
 	dropDuplicates, idf    bool
+	maxMemory, tmp         string
+	workers                int
 	changed                func(flag string) bool // whether a flag was given
 }
 
@@ -53,6 +58,7 @@ or table layout is printed on stderr.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "", "output JSONL file, or - for standard output (required)")
+	fl.IntVar(&f.workers, "workers", 0, "goroutines that read and sign records (default: GOMAXPROCS); the output does not depend on it")
 	addDedupFlags(fl, &f, true)
 	return cmd
 }
@@ -94,6 +100,14 @@ func (f dedupFlags) options() (pipeline.DedupOptions, error) {
 		return o, fmt.Errorf("--numbers %q: want keep, drop or mask", f.numbers)
 	}
 	o.Index, o.DropDuplicates = f.index, f.dropDuplicates
+	if o.MaxMemory, err = parseBytes(f.maxMemory); err != nil {
+		return o, fmt.Errorf("--max-memory: %v", err)
+	}
+	if f.workers < 0 {
+		return o, fmt.Errorf("--workers %d: want 0 (one per core) or more", f.workers)
+	}
+	o.Workers, o.TempDir = f.workers, f.tmp
+	o.KeepClusters = f.report != "" || f.redirects != ""
 	if f.index != "" {
 		// --threshold is the clusters' here: alone it asks nothing of
 		// the index (with --method minhash it is the new index's too).
@@ -115,6 +129,8 @@ func addDedupFlags(fl *pflag.FlagSet, f *dedupFlags, all bool) {
 	fl.StringVar(&f.index, "index", "", "a winnow index folder: clusters that duplicate a page it holds point at that page; then every record is added")
 	f.measure, f.numPerm, f.shingles, f.simShingles = d.Measure.String(), d.NumPerm, d.Normalize.Shingles, d.SimShingles
 	f.numbers, f.spaces, f.charGram = "keep", "keep", 5
+	fl.StringVar(&f.maxMemory, "max-memory", "1GB", "memory bound of near-duplicate detection (e.g. 512MB, 2GB): peak RSS stays within it, or the command says which limit it cannot meet")
+	fl.StringVar(&f.tmp, "tmp", "", "folder for near-duplicate detection's temporary files (default: the system's, "+os.TempDir()+")")
 	if !all {
 		return
 	}
@@ -140,6 +156,7 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	memoryLimit(opts.MaxMemory)
 	var sum pipeline.DedupSummary
 	var cl *pipeline.Clusters
 	err = withInput(in, func(r io.Reader) error {
@@ -161,6 +178,44 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 		return withOutput(f.report, os.Stdout, func(w io.Writer) error { return pipeline.WriteDedupReport(w, cl, opts) })
 	}
 	return nil
+}
+
+// memoryLimit sets the collector's soft limit a little under the
+// memory bound of near-duplicate detection (the binary, stacks and
+// the runtime's own structures take the rest), unless GOMEMLIMIT is set:
+// the collector then works harder near the bound instead of letting the
+// heap double.
+func memoryLimit(max int64) {
+	if os.Getenv("GOMEMLIMIT") == "" && max > 0 {
+		debug.SetMemoryLimit(max - min(max/4, 64<<20))
+	}
+}
+
+// parseBytes reads a size: a number of bytes with an optional unit, KB,
+// MB, GB or TB (powers of 1024; KiB, MiB, ... and k, M, G are read the
+// same). "" and "0" mean the default.
+func parseBytes(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := int64(1)
+	for i, u := range []string{"K", "M", "G", "T"} {
+		if strings.HasSuffix(t, u) {
+			mult, t = int64(1)<<(10*(i+1)), strings.TrimSuffix(t, u)
+			break
+		}
+	}
+	if t == "" && s == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
+		return 0, fmt.Errorf("%q: want a size such as 512MB or 2GB", s)
+	}
+	n := int64(v * float64(mult))
+	if n != 0 && n < 16<<20 {
+		return 0, fmt.Errorf("%q: near-duplicate detection needs at least 16MB", s)
+	}
+	return n, nil
 }
 
 // storeWant is the index settings asked for on the command line: nil

@@ -161,6 +161,7 @@ func (f runFlags) check() (*pipeline.DedupOptions, error) {
 	}
 	var dopts *pipeline.DedupOptions
 	if f.dedup {
+		f.dedupFlags.workers = f.workers
 		d, err := f.dedupFlags.options()
 		if err != nil {
 			return nil, usagef("run --dedup: %v", err)

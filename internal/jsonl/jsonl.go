@@ -31,27 +31,40 @@ func Scan(r io.Reader, name string, fn func(line int, b []byte) error) error {
 // and a nil b with long set, and reading goes on at the next line, so
 // memory stays within limit whatever the input. limit <= 0 means MaxLine.
 func ScanLimit(r io.Reader, name string, limit int, fn func(line int, b []byte, long bool) error) error {
+	return ScanOffsets(r, name, limit, func(line int, _ int64, _ int, b []byte, long bool) error {
+		return fn(line, b, long)
+	})
+}
+
+// ScanOffsets is ScanLimit that also gives where each line is: the
+// offset of its first byte in r and its length without the line break
+// (untrimmed), so that a reader of the same bytes can read it back.
+func ScanOffsets(r io.Reader, name string, limit int, fn func(line int, off int64, n int, b []byte, long bool) error) error {
 	if limit <= 0 {
 		limit = MaxLine
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	var buf []byte
+	var off int64
 	for line := 1; ; line++ {
 		buf = buf[:0]
 		long := false
+		start, size := off, 0
 		var err error
 		for {
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
+			off += int64(len(chunk))
+			n := len(chunk)
+			if n > 0 && chunk[n-1] == '\n' {
+				n-- // the line break is no part of the line
+			}
+			size += n
 			if !long {
-				n := len(chunk)
-				if n > 0 && chunk[n-1] == '\n' {
-					n-- // the line break is no part of the line
-				}
 				if len(buf)+n > limit {
 					long, buf = true, buf[:0]
 				} else {
-					buf = append(buf, chunk...)
+					buf = append(buf, chunk[:n]...)
 				}
 			}
 			if err != bufio.ErrBufferFull {
@@ -63,11 +76,11 @@ func ScanLimit(r io.Reader, name string, limit int, fn func(line int, b []byte, 
 		}
 		switch b := bytes.TrimSpace(buf); {
 		case long:
-			if ferr := fn(line, nil, true); ferr != nil {
+			if ferr := fn(line, start, size, nil, true); ferr != nil {
 				return ferr
 			}
 		case len(b) > 0:
-			if ferr := fn(line, b, false); ferr != nil {
+			if ferr := fn(line, start, size, b, false); ferr != nil {
 				return ferr
 			}
 		}

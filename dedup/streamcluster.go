@@ -1,0 +1,490 @@
+package dedup
+
+import (
+	"encoding/binary"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// nearGroupCap is the largest candidate group (documents sharing one
+// key) whose cross-cluster pairs are checked for near-duplicates: a
+// bucket of a million identical pages would otherwise cost a trillion
+// comparisons. The clustering itself reads every group.
+const nearGroupCap = 1000
+
+// candMetaBytes is what a candidate document's tables hold beside its
+// URL and sketch: its Doc, location, and clustering state.
+const candMetaBytes = 200
+
+// clusterer is the state of Streamer.Finish.
+type clusterer struct {
+	s      *Streamer
+	cfg    Config
+	budget int64
+	held   int64 // bytes of the tables
+
+	cands []uint32 // documents with candidates, increasing
+	// Key methods: groups of candidate indices sharing a key (gstart
+	// indexes members), and each candidate's groups (dstart indexes
+	// dgroups).
+	gstart, members []int32
+	dstart, dgroups []int32
+	ix              *Index // MethodSimHash
+
+	meta      []Doc
+	loc       []docLoc
+	feats     [][]Feature
+	hasFeat   []bool
+	featBytes int64
+	sketch    []byte
+	hasSketch []bool
+	order     []int32
+	margin    float64
+
+	exact   map[uint64]float64 // pairs verified on their features
+	pending map[uint64]struct{}
+
+	placed []bool
+	centre []int32
+	size   []int32
+	near   []int32
+	nearS  []float64
+	mark   []uint32
+	epoch  uint32
+	cbuf   []int32
+
+	candidates, verified, clusters, duplicates int
+	estimated, exactN                          int
+}
+
+type docLoc struct {
+	off int64
+	n   int32
+}
+
+// keyCandidates reads the sorted keys into groups.
+func (c *clusterer) keyCandidates() error {
+	s := c.s
+	seen := map[uint64][]int32{}
+	gstart := []int32{0}
+	var members []uint32
+	err := s.sorter.groups(func(ids []uint32) error {
+		h := xxhash.New()
+		var b [4]byte
+		for _, id := range ids {
+			binary.LittleEndian.PutUint32(b[:], id)
+			h.Write(b[:])
+		}
+		sum := h.Sum64()
+		for _, g := range seen[sum] {
+			if slices.Equal(members[gstart[g]:gstart[g+1]], ids) {
+				return nil // the same documents share another band
+			}
+		}
+		seen[sum] = append(seen[sum], int32(len(gstart)-1))
+		members = append(members, ids...)
+		if len(members) > math.MaxInt32 {
+			return fmt.Errorf("%w: more than %d candidate group members", ErrMemory, math.MaxInt32)
+		}
+		gstart = append(gstart, int32(len(members)))
+		if held := int64(len(members))*4 + int64(len(gstart))*4 + int64(len(seen))*64; held > c.budget/2 {
+			return fmt.Errorf("%w: the candidate groups (%d members) need more than %d MB", ErrMemory, len(members), c.budget/2>>20)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	seen = nil
+	marks := make([]uint64, (s.n+63)/64)
+	for _, id := range members {
+		marks[id/64] |= 1 << (id % 64)
+	}
+	c.cands = fromMarks(marks, s.n)
+	c.gstart = gstart
+	c.members = make([]int32, len(members))
+	for i, id := range members {
+		c.members[i] = int32(candIndex(c.cands, id))
+	}
+	// Each candidate's groups.
+	c.dstart = make([]int32, len(c.cands)+1)
+	for _, k := range c.members {
+		c.dstart[k+1]++
+	}
+	for k := range c.cands {
+		c.dstart[k+1] += c.dstart[k]
+	}
+	c.dgroups = make([]int32, len(c.members))
+	fill := slices.Clone(c.dstart[:len(c.cands)])
+	for g := range len(gstart) - 1 {
+		for _, k := range c.members[gstart[g]:gstart[g+1]] {
+			c.dgroups[fill[k]] = int32(g)
+			fill[k]++
+		}
+	}
+	c.held = int64(len(c.members))*8 + int64(len(gstart)+len(c.dstart))*4 + int64(len(c.cands))*4
+	return nil
+}
+
+// fromMarks lists the marked ids.
+func fromMarks(marks []uint64, n int) []uint32 {
+	var out []uint32
+	for id := range n {
+		if marks[id/64]&(1<<(id%64)) != 0 {
+			out = append(out, uint32(id))
+		}
+	}
+	return out
+}
+
+// simhashCandidates builds Manku's tables over the fingerprints and
+// keeps the documents with a candidate.
+func (c *clusterer) simhashCandidates() error {
+	s := c.s
+	layout, err := PlanLayout(c.cfg.K, s.n, 0)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if need := int64(layout.BytesPerFingerprint()+10) * int64(s.n); need > c.budget {
+		return fmt.Errorf("%w: SimHash tables for %d documents need %d MB", ErrMemory, s.n, need>>20)
+	}
+	c.ix = NewIndex(s.fps, layout)
+	s.fps = nil
+	marks := make([]uint64, (s.n+63)/64)
+	for i := range s.n {
+		if !s.hasFP[i] {
+			continue
+		}
+		c.ix.Query(c.ix.Fingerprint(i), func(j, _ int) {
+			if j != i && s.hasFP[j] {
+				marks[i/64] |= 1 << (i % 64)
+			}
+		})
+	}
+	c.cands = fromMarks(marks, s.n)
+	c.held = int64(layout.BytesPerFingerprint()+10)*int64(s.n) + int64(len(c.cands))*4
+	return nil
+}
+
+// candidatesOf lists candidate k's candidates (candidate indices,
+// increasing, without k); groups over capSize members are skipped when
+// capSize > 0. The slice is reused by the next call.
+func (c *clusterer) candidatesOf(k int32, capSize int) []int32 {
+	out := c.cbuf[:0]
+	if c.ix != nil {
+		id := int(c.cands[k])
+		c.ix.Query(c.ix.Fingerprint(id), func(j, _ int) {
+			if j != id && c.s.hasFP[j] {
+				out = append(out, int32(candIndex(c.cands, uint32(j))))
+			}
+		})
+		slices.Sort(out)
+		c.cbuf = out
+		return out
+	}
+	c.epoch++
+	if c.epoch == 0 {
+		clear(c.mark)
+		c.epoch = 1
+	}
+	c.mark[k] = c.epoch
+	for _, g := range c.dgroups[c.dstart[k]:c.dstart[k+1]] {
+		mem := c.members[c.gstart[g]:c.gstart[g+1]]
+		if capSize > 0 && len(mem) > capSize {
+			continue
+		}
+		for _, j := range mem {
+			if c.mark[j] != c.epoch {
+				c.mark[j] = c.epoch
+				out = append(out, j)
+			}
+		}
+	}
+	slices.Sort(out)
+	c.cbuf = out
+	return out
+}
+
+// load reads the candidate documents back: their sketches and locations
+// from the document records, their canonical-choice fields with fetch,
+// and their features while they fit beside the tables.
+func (c *clusterer) load(fetch FetchFunc) error {
+	s := c.s
+	n := len(c.cands)
+	P := s.sketchLen
+	c.held += int64(n) * int64(candMetaBytes+P)
+	if c.held > c.budget {
+		return fmt.Errorf("%w: %d candidate documents need %d MB of tables (--max-memory too small for this input)", ErrMemory, n, c.held>>20)
+	}
+	c.meta = make([]Doc, n)
+	c.loc = make([]docLoc, n)
+	c.feats = make([][]Feature, n)
+	c.hasFeat = make([]bool, n)
+	c.sketch = make([]byte, n*P)
+	c.hasSketch = make([]bool, n)
+	rec := make([]byte, s.recLen)
+	for k, id := range c.cands {
+		if err := s.docRecord(int(id), rec); err != nil {
+			return err
+		}
+		c.hasSketch[k] = rec[8]&flagSketch != 0
+		copy(c.sketch[k*P:(k+1)*P], rec[docRecHeader:])
+		c.loc[k] = docLoc{int64(binary.LittleEndian.Uint64(rec[9:])), int32(binary.LittleEndian.Uint32(rec[17:]))}
+		d, text, err := fetch(int(id), c.loc[k].off, int(c.loc[k].n))
+		if err != nil {
+			return err
+		}
+		d.Features = nil
+		c.meta[k] = d
+		c.held += int64(len(d.URL))
+		f := s.norm.Features(text)
+		if b := featureBytes(f); c.held+c.featBytes+b <= c.budget && !s.noFeatures {
+			c.feats[k], c.hasFeat[k] = f, true
+			c.featBytes += b
+		}
+	}
+	if c.held > c.budget {
+		return fmt.Errorf("%w: %d candidate documents need %d MB of tables (--max-memory too small for this input)", ErrMemory, n, c.held>>20)
+	}
+	c.order = make([]int32, n)
+	for k := range c.order {
+		c.order[k] = int32(k)
+	}
+	sort.SliceStable(c.order, func(a, b int) bool { return canonicalBefore(&c.meta[c.order[a]], &c.meta[c.order[b]]) })
+	c.placed = make([]bool, n)
+	c.centre = make([]int32, n)
+	c.size = make([]int32, n)
+	c.near = make([]int32, n)
+	c.nearS = make([]float64, n)
+	if c.ix == nil {
+		c.mark = make([]uint32, n)
+	}
+	c.exact = map[uint64]float64{}
+	c.pending = map[uint64]struct{}{}
+	// The b-bit estimate's standard deviation at the threshold is about
+	// sqrt(t(1-t)/P) (Li and König 2010, with 8 bits the collision term
+	// is 1/256); 4.5 of them leave a wrongly decided pair at odds of a
+	// few in a million.
+	t := c.cfg.Threshold
+	c.margin = max(0.05, 4.5*math.Sqrt(t*(1-t)/float64(P)))
+	return nil
+}
+
+func featureBytes(f []Feature) int64 { return int64(len(f))*16 + 24 }
+
+func pairKey(a, b int32) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(a)<<32 | uint64(uint32(b))
+}
+
+// sim is the verified similarity of candidates a and b, and whether it
+// is decided: a pair that only an exact verification can decide is
+// recorded as pending, and its estimate returned.
+func (c *clusterer) sim(a, b int32) (float64, bool) {
+	if c.cfg.NoVerify {
+		return 1, true
+	}
+	if c.hasFeat[a] && c.hasFeat[b] {
+		c.exactN++
+		return c.cfg.Measure.Similarity(c.feats[a], c.feats[b]), true
+	}
+	key := pairKey(a, b)
+	if v, ok := c.exact[key]; ok {
+		c.exactN++
+		return v, true
+	}
+	if !c.hasSketch[a] || !c.hasSketch[b] {
+		return 0, true // a document without shingles is like no other
+	}
+	P := c.s.sketchLen
+	est := bbitJaccard(c.sketch[int(a)*P:int(a+1)*P], c.sketch[int(b)*P:int(b+1)*P])
+	if c.cfg.Measure == MeasureJaccard {
+		if t := c.cfg.Threshold; est >= t+c.margin || est < t-c.margin {
+			c.estimated++
+			return est, true
+		}
+	}
+	c.pending[key] = struct{}{}
+	return est, false
+}
+
+// cluster runs the clustering until no pair it meets is undecided.
+func (c *clusterer) cluster(fetch FetchFunc) error {
+	for {
+		c.run()
+		if len(c.pending) == 0 {
+			return nil
+		}
+		if err := c.verifyPending(fetch); err != nil {
+			return err
+		}
+	}
+}
+
+// run is one clustering over the candidates, as Cluster does it, then
+// the search for near-duplicates in other clusters.
+func (c *clusterer) run() {
+	t := c.cfg.Threshold
+	clear(c.placed)
+	c.candidates, c.verified, c.clusters, c.duplicates, c.estimated, c.exactN = 0, 0, 0, 0, 0, 0
+	for _, k := range c.order {
+		if c.placed[k] {
+			continue
+		}
+		c.placed[k], c.centre[k], c.size[k] = true, k, 1
+		c.clusters++
+		for _, j := range c.candidatesOf(k, 0) {
+			if c.placed[j] {
+				continue
+			}
+			c.candidates++
+			if c.cfg.pruned(&c.meta[k], &c.meta[j]) {
+				continue
+			}
+			if v, _ := c.sim(k, j); v >= t {
+				c.verified++
+				c.placed[j], c.centre[j] = true, k
+				c.duplicates++
+				c.size[k]++
+			}
+		}
+	}
+	for k := range c.cands {
+		c.near[k], c.nearS[k] = -1, 0
+		for _, j := range c.candidatesOf(int32(k), nearGroupCap) {
+			if c.centre[j] == c.centre[k] || c.cfg.pruned(&c.meta[k], &c.meta[j]) {
+				continue
+			}
+			if v, _ := c.sim(int32(k), j); v >= t && v > c.nearS[k] {
+				c.near[k], c.nearS[k] = j, v
+			}
+		}
+	}
+}
+
+// verifyPending verifies the pending pairs on their features, re-reading
+// the documents whose features are not held: a block of them at a time,
+// as many as the free memory holds, each pair once.
+func (c *clusterer) verifyPending(fetch FetchFunc) error {
+	pairs := make([]uint64, 0, len(c.pending))
+	for key := range c.pending {
+		pairs = append(pairs, key)
+	}
+	clear(c.pending)
+	slices.Sort(pairs)
+	var need []int32
+	for _, key := range pairs {
+		for _, k := range []int32{int32(key >> 32), int32(uint32(key))} {
+			if !c.hasFeat[k] {
+				need = append(need, k)
+			}
+		}
+	}
+	slices.Sort(need)
+	need = slices.Compact(need)
+	free := c.budget - c.held - c.featBytes - int64(len(pairs))*48
+	features := func(k int32) ([]Feature, error) {
+		_, text, err := fetch(int(c.cands[k]), c.loc[k].off, int(c.loc[k].n))
+		if err != nil {
+			return nil, err
+		}
+		return c.s.norm.Features(text), nil
+	}
+	for len(pairs) > 0 {
+		block := map[int32][]Feature{}
+		var used int64
+		for len(need) > 0 {
+			f, err := features(need[0])
+			if err != nil {
+				return err
+			}
+			if b := featureBytes(f); used+b > free && len(block) > 0 {
+				break
+			} else {
+				used += b
+			}
+			block[need[0]] = f
+			need = need[1:]
+		}
+		get := func(k int32) ([]Feature, bool) {
+			if c.hasFeat[k] {
+				return c.feats[k], true
+			}
+			f, ok := block[k]
+			return f, ok
+		}
+		// Pairs with both sides at hand now; the others that touch the
+		// block wait for their far side, read once for all its pairs.
+		far := map[int32][]uint64{}
+		rest := pairs[:0]
+		for _, key := range pairs {
+			a, b := int32(key>>32), int32(uint32(key))
+			fa, oka := get(a)
+			fb, okb := get(b)
+			switch {
+			case oka && okb:
+				c.exact[key] = c.cfg.Measure.Similarity(fa, fb)
+			case oka:
+				far[b] = append(far[b], key)
+			case okb:
+				far[a] = append(far[a], key)
+			default:
+				rest = append(rest, key)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(far)) {
+			fk, err := features(k)
+			if err != nil {
+				return err
+			}
+			for _, key := range far[k] {
+				a, b := int32(key>>32), int32(uint32(key))
+				if a == k {
+					fb, _ := get(b)
+					c.exact[key] = c.cfg.Measure.Similarity(fk, fb)
+				} else {
+					fa, _ := get(a)
+					c.exact[key] = c.cfg.Measure.Similarity(fa, fk)
+				}
+			}
+		}
+		pairs = rest
+	}
+	return nil
+}
+
+// result gathers the outcome.
+func (c *clusterer) result() *StreamResult {
+	s := c.s
+	r := &StreamResult{
+		Docs: s.n, Layout: Layout{}, Bands: s.bands,
+		Candidates: c.candidates, Verified: c.verified,
+		Duplicates: c.duplicates, Clusters: s.n - c.duplicates,
+		Estimated: c.estimated, Exact: c.exactN,
+		s: s, cands: c.cands, centre: c.centre, size: c.size, near: c.near, nearS: c.nearS,
+	}
+	if c.ix != nil {
+		r.Layout = c.ix.Layout()
+	}
+	if s.n > 0 {
+		r.LargestSize = 1
+	}
+	r.url = make([]string, len(c.cands))
+	for k := range c.cands {
+		r.url[k] = c.meta[k].URL
+		if c.centre[k] == int32(k) {
+			r.LargestSize = max(r.LargestSize, int(c.size[k]))
+		}
+		if c.near[k] >= 0 {
+			r.Near++
+		}
+	}
+	return r
+}
