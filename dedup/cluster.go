@@ -356,7 +356,7 @@ func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, erro
 			return out
 		}, nil
 	case MethodMinHash:
-		mh := NewMinHasher(cfg.NumPerm, cfg.Seed)
+		mh := NewOnePermHasher(cfg.NumPerm, cfg.Seed)
 		bands := ChooseBands(cfg.Threshold, cfg.NumPerm, cfg.FalsePositiveWeight, 1-cfg.FalsePositiveWeight)
 		res.Bands = bands
 		keys := make([][]uint64, len(docs))
@@ -364,8 +364,13 @@ func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, erro
 		for b := range buckets {
 			buckets[b] = make(map[uint64][]int)
 		}
+		var hashes []uint64
 		for i, d := range docs {
-			sig := mh.Signature(d.Features)
+			hashes = hashes[:0]
+			for _, f := range d.Features {
+				hashes = append(hashes, f.Hash)
+			}
+			sig := mh.Signature(hashes)
 			if sig == nil {
 				continue
 			}

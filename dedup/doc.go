@@ -15,7 +15,14 @@
 //   - Hamming search with permuted sorted tables (Manku, Jain and Das
 //     Sarma, "Detecting near-duplicates for web crawling", WWW 2007).
 //   - MinHash with LSH banding (Broder 1997; seed 000's "shingles LSH"),
-//     the bands and rows chosen from a threshold.
+//     the bands and rows chosen from a threshold. Cluster and Streamer
+//     sign with one permutation hashing and optimal densification (Li,
+//     Owen and Zhang, NIPS 2012; Shrivastava, ICML 2017: OnePermHasher),
+//     one hash a shingle; the persistent Store keeps MinHasher's 128
+//     permutations, which its b-bit sketches (Li and König 2010) are of.
+//   - Streaming (Streamer): signatures, band keys and sketches per
+//     document in a temporary file and an external sort, only the
+//     documents with candidates read back, memory bounded.
 //   - Verification of candidates (Jaccard, containment, cosine of shingle
 //     profiles as in seed 002), clusters in which every member is close to
 //     its centre (seed 002's runaway cluster), and the canonical page of a

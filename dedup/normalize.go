@@ -295,6 +295,29 @@ func (n *Normalizer) Fingerprint(text string) (uint64, bool) {
 	return acc.fingerprint(), true
 }
 
+// ShingleHashes returns the hash of every shingle occurrence of text,
+// unsorted and with repeats: the hashes that Features counts.
+func (n *Normalizer) ShingleHashes(text string) []uint64 { return n.shingleHashes(text) }
+
+// HashesAndFingerprint returns n's ShingleHashes of text and sim's
+// Fingerprint of it, tokenising the text once when the two normalisers
+// differ only in their shingle sizes (as a dedup run's verification and
+// SimHash normalisers do).
+func (n *Normalizer) HashesAndFingerprint(text string, sim *Normalizer) ([]uint64, uint64, bool) {
+	a, b := n.opts, sim.opts
+	if a.KeepCase != b.KeepCase || a.Numbers != b.Numbers || a.Spaces != b.Spaces || a.MinWordLen != b.MinWordLen || a.Spaces == RemoveSpaces {
+		fp, ok := sim.Fingerprint(text)
+		return n.shingleHashes(text), fp, ok
+	}
+	toks := make([]uint64, 0, len(text)/4)
+	n.scan(text, func(tok string) { toks = append(toks, tokenHash(tok)) })
+	if len(toks) == 0 {
+		return nil, 0, false
+	}
+	// SimHash of every shingle occurrence, as Fingerprint streams them.
+	return n.wordShingles(toks), simhashHashes(sim.wordShingles(toks)), true
+}
+
 // shingleHashes returns the hash of every shingle occurrence, unsorted.
 func (n *Normalizer) shingleHashes(text string) []uint64 {
 	if n.opts.Spaces == RemoveSpaces {

@@ -57,7 +57,7 @@ type StreamOptions struct {
 type Streamer struct {
 	cfg       Config
 	norm      *Normalizer
-	mh        *MinHasher
+	mh        *OnePermHasher
 	bands     Bands
 	opts      StreamOptions
 	sorter    *keySorter
@@ -85,8 +85,10 @@ type StreamDoc struct {
 	// Signatures are the document's values for the signature methods
 	// (SignCollection).
 	Signatures []uint64
-	keys       []uint64
-	sketch     []byte
+	// Mark is the caller's, kept and given back in StreamOutcome.
+	Mark   uint8
+	keys   []uint64
+	sketch []byte
 }
 
 // FetchFunc reads document id back, from where its StreamDoc said, and
@@ -110,7 +112,7 @@ func NewStreamer(cfg Config, norm *Normalizer, opts StreamOptions) (*Streamer, e
 	if opts.TempDir == "" {
 		opts.TempDir = os.TempDir()
 	}
-	s := &Streamer{cfg: cfg, norm: norm, opts: opts, mh: NewMinHasher(cfg.NumPerm, cfg.Seed)}
+	s := &Streamer{cfg: cfg, norm: norm, opts: opts, mh: NewOnePermHasher(cfg.NumPerm, cfg.Seed)}
 	s.sketchLen = cfg.NumPerm
 	s.recLen = docRecHeader + s.sketchLen
 	if cfg.Method == MethodMinHash {
@@ -128,8 +130,9 @@ func NewStreamer(cfg Config, norm *Normalizer, opts StreamOptions) (*Streamer, e
 }
 
 // docRecHeader is the fixed part of a document's record: fingerprint
-// (8), flags (1), offset (8), length (4); the sketch follows.
-const docRecHeader = 21
+// (8), flags (1), offset (8), length (4), the caller's mark (1); the
+// sketch follows.
+const docRecHeader = 22
 
 const (
 	flagFingerprint = 1 << iota
@@ -140,11 +143,13 @@ const (
 func (s *Streamer) Bands() Bands { return s.bands }
 
 // Sign computes d's candidate keys and sketch from the document's
-// features (from the Streamer's Normalizer). It is safe for concurrent
-// use.
-func (s *Streamer) Sign(d *StreamDoc, feats []Feature) {
+// shingle hashes (the Streamer's Normalizer's ShingleHashes; order and
+// repeats do not matter): a one-permutation MinHash signature of
+// Config.NumPerm positions (OnePermHasher), its LSH band keys and its
+// low bytes as the sketch. It is safe for concurrent use.
+func (s *Streamer) Sign(d *StreamDoc, hashes []uint64) {
 	d.keys, d.sketch = nil, nil
-	sig := s.mh.Signature(feats)
+	sig := s.mh.Signature(hashes)
 	if sig != nil {
 		d.sketch = make([]byte, len(sig))
 		for i, v := range sig {
@@ -179,6 +184,7 @@ func (s *Streamer) Add(d StreamDoc) error {
 	}
 	binary.LittleEndian.PutUint64(rec[9:], uint64(d.Offset))
 	binary.LittleEndian.PutUint32(rec[17:], uint32(d.Length))
+	rec[21] = d.Mark
 	if _, err := s.dw.Write(rec); err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}
@@ -289,6 +295,7 @@ type StreamOutcome struct {
 	ID             int
 	Fingerprint    uint64
 	HasFingerprint bool
+	Mark           uint8 // StreamDoc.Mark
 	// Centre is the id of the cluster's canonical document (ID itself
 	// for a canonical one), CentreURL its URL when it is not ID, and
 	// Size the cluster's size.
@@ -328,6 +335,7 @@ func (r *StreamResult) Next() (StreamOutcome, bool, error) {
 	o := StreamOutcome{ID: id, Centre: id, Size: 1}
 	o.Fingerprint = binary.LittleEndian.Uint64(r.rec)
 	o.HasFingerprint = r.rec[8]&flagFingerprint != 0
+	o.Mark = r.rec[21]
 	if r.pos < len(r.cands) && int(r.cands[r.pos]) == id {
 		k := r.pos
 		r.pos++

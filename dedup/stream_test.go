@@ -58,8 +58,9 @@ func streamCluster(t *testing.T, texts []string, cfg Config, mem int64, small bo
 	}
 	for i, text := range texts {
 		d := StreamDoc{Offset: int64(i), Length: len(text)}
-		d.Fingerprint, d.HasFingerprint = SimHash(norm.Features(text))
-		s.Sign(&d, norm.Features(text))
+		var hashes []uint64
+		hashes, d.Fingerprint, d.HasFingerprint = norm.HashesAndFingerprint(text, norm)
+		s.Sign(&d, hashes)
 		if err := s.Add(d); err != nil {
 			t.Fatal(err)
 		}

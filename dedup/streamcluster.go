@@ -38,7 +38,7 @@ type clusterer struct {
 
 	meta      []Doc
 	loc       []docLoc
-	feats     [][]Feature
+	feats     []verifyFeats
 	hasFeat   []bool
 	featBytes int64
 	sketch    []byte
@@ -223,7 +223,7 @@ func (c *clusterer) load(fetch FetchFunc) error {
 	}
 	c.meta = make([]Doc, n)
 	c.loc = make([]docLoc, n)
-	c.feats = make([][]Feature, n)
+	c.feats = make([]verifyFeats, n)
 	c.hasFeat = make([]bool, n)
 	c.sketch = make([]byte, n*P)
 	c.hasSketch = make([]bool, n)
@@ -242,8 +242,8 @@ func (c *clusterer) load(fetch FetchFunc) error {
 		d.Features = nil
 		c.meta[k] = d
 		c.held += int64(len(d.URL))
-		f := s.norm.Features(text)
-		if b := featureBytes(f); c.held+c.featBytes+b <= c.budget && !s.noFeatures {
+		f := c.features(text)
+		if b := f.bytes(); c.held+c.featBytes+b <= c.budget && !s.noFeatures {
 			c.feats[k], c.hasFeat[k] = f, true
 			c.featBytes += b
 		}
@@ -275,7 +275,58 @@ func (c *clusterer) load(fetch FetchFunc) error {
 	return nil
 }
 
-func featureBytes(f []Feature) int64 { return int64(len(f))*16 + 24 }
+// verifyFeats are a document's features as verification needs them:
+// the sorted hashes for Jaccard and containment (8 bytes a shingle),
+// weighted features for cosine.
+type verifyFeats struct {
+	h []uint64
+	f []Feature
+}
+
+func (c *clusterer) features(text string) verifyFeats {
+	f := c.s.norm.Features(text)
+	if c.cfg.Measure == MeasureCosine {
+		return verifyFeats{f: f}
+	}
+	h := make([]uint64, len(f))
+	for i := range f {
+		h[i] = f[i].Hash
+	}
+	return verifyFeats{h: h}
+}
+
+func (v verifyFeats) bytes() int64 { return int64(len(v.h))*8 + int64(len(v.f))*16 + 48 }
+
+// similarity is Measure.Similarity of two documents' features.
+func (c *clusterer) similarity(a, b verifyFeats) float64 {
+	if c.cfg.Measure == MeasureCosine {
+		return Cosine(a.f, b.f)
+	}
+	inter := 0
+	for i, j := 0, 0; i < len(a.h) && j < len(b.h); {
+		switch {
+		case a.h[i] < b.h[j]:
+			i++
+		case a.h[i] > b.h[j]:
+			j++
+		default:
+			inter++
+			i++
+			j++
+		}
+	}
+	la, lb := len(a.h), len(b.h)
+	if c.cfg.Measure == MeasureContainment {
+		if la == 0 || lb == 0 {
+			return 0
+		}
+		return max(float64(inter)/float64(la), float64(inter)/float64(lb))
+	}
+	if la+lb-inter == 0 {
+		return 0
+	}
+	return float64(inter) / float64(la+lb-inter)
+}
 
 func pairKey(a, b int32) uint64 {
 	if a > b {
@@ -293,7 +344,7 @@ func (c *clusterer) sim(a, b int32) (float64, bool) {
 	}
 	if c.hasFeat[a] && c.hasFeat[b] {
 		c.exactN++
-		return c.cfg.Measure.Similarity(c.feats[a], c.feats[b]), true
+		return c.similarity(c.feats[a], c.feats[b]), true
 	}
 	key := pairKey(a, b)
 	if v, ok := c.exact[key]; ok {
@@ -390,22 +441,22 @@ func (c *clusterer) verifyPending(fetch FetchFunc) error {
 	slices.Sort(need)
 	need = slices.Compact(need)
 	free := c.budget - c.held - c.featBytes - int64(len(pairs))*48
-	features := func(k int32) ([]Feature, error) {
+	features := func(k int32) (verifyFeats, error) {
 		_, text, err := fetch(int(c.cands[k]), c.loc[k].off, int(c.loc[k].n))
 		if err != nil {
-			return nil, err
+			return verifyFeats{}, err
 		}
-		return c.s.norm.Features(text), nil
+		return c.features(text), nil
 	}
 	for len(pairs) > 0 {
-		block := map[int32][]Feature{}
+		block := map[int32]verifyFeats{}
 		var used int64
 		for len(need) > 0 {
 			f, err := features(need[0])
 			if err != nil {
 				return err
 			}
-			if b := featureBytes(f); used+b > free && len(block) > 0 {
+			if b := f.bytes(); used+b > free && len(block) > 0 {
 				break
 			} else {
 				used += b
@@ -413,7 +464,7 @@ func (c *clusterer) verifyPending(fetch FetchFunc) error {
 			block[need[0]] = f
 			need = need[1:]
 		}
-		get := func(k int32) ([]Feature, bool) {
+		get := func(k int32) (verifyFeats, bool) {
 			if c.hasFeat[k] {
 				return c.feats[k], true
 			}
@@ -430,7 +481,7 @@ func (c *clusterer) verifyPending(fetch FetchFunc) error {
 			fb, okb := get(b)
 			switch {
 			case oka && okb:
-				c.exact[key] = c.cfg.Measure.Similarity(fa, fb)
+				c.exact[key] = c.similarity(fa, fb)
 			case oka:
 				far[b] = append(far[b], key)
 			case okb:
@@ -448,10 +499,10 @@ func (c *clusterer) verifyPending(fetch FetchFunc) error {
 				a, b := int32(key>>32), int32(uint32(key))
 				if a == k {
 					fb, _ := get(b)
-					c.exact[key] = c.cfg.Measure.Similarity(fk, fb)
+					c.exact[key] = c.similarity(fk, fb)
 				} else {
 					fa, _ := get(a)
-					c.exact[key] = c.cfg.Measure.Similarity(fa, fk)
+					c.exact[key] = c.similarity(fa, fk)
 				}
 			}
 		}

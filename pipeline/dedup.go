@@ -53,8 +53,8 @@ type DedupOptions struct {
 }
 
 // DefaultDedupOptions are the defaults of winnow dedup and run --dedup:
-// MinHash candidates (128 permutations, LSH bands chosen for the
-// threshold) over 3-word shingles, verified by the Jaccard similarity of
+// MinHash candidates (128 positions of one permutation hashing, LSH
+// bands chosen for the threshold) over 3-word shingles, verified by the Jaccard similarity of
 // 3-word shingles at 0.8. MinHash is the default because it is the best
 // method measured: on the generated collection (winnow eval dedup
 // generated, seeds 1-4) it finds every pair at Jaccard >= 0.8 with no

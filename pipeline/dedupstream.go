@@ -229,15 +229,19 @@ func (d *deduper) sign() error {
 	work := func(b *lineBatch) {
 		for i := range b.jobs {
 			j := &b.jobs[i]
-			_, dr, bad := readLine(j.b, j.long, d.limit, d.name, j.line)
+			rec, dr, bad := readLine(j.b, j.long, d.limit, d.name, j.line)
 			j.bad = bad
 			j.doc = dedup.StreamDoc{Offset: j.off, Length: j.n}
+			if !bad && !rec.slow {
+				j.doc.Mark = markObject
+			}
 			if hold {
 				j.text = dr.Text
 				continue
 			}
-			j.doc.Fingerprint, j.doc.HasFingerprint = d.simNorm.Fingerprint(dr.Text)
-			d.st.Sign(&j.doc, d.norm.Features(dr.Text))
+			var hashes []uint64
+			hashes, j.doc.Fingerprint, j.doc.HasFingerprint = d.norm.HashesAndFingerprint(dr.Text, d.simNorm)
+			d.st.Sign(&j.doc, hashes)
 		}
 	}
 	consume := func(b *lineBatch) error {
@@ -252,7 +256,7 @@ func (d *deduper) sign() error {
 					return fmt.Errorf("%w: --method %v and --idf hold every text, and this input's texts need more than a quarter of it (%d MB); use --method minhash or simhash, or raise --max-memory",
 						ErrDedupMemory, d.opts.Method, d.opts.MaxMemory>>20)
 				}
-				held = append(held, lineJob{off: j.off, n: j.n, text: j.text})
+				held = append(held, lineJob{off: j.off, n: j.n, text: j.text, doc: dedup.StreamDoc{Mark: j.doc.Mark}})
 				continue
 			}
 			if err := d.st.Add(j.doc); err != nil {
@@ -290,7 +294,7 @@ func (d *deduper) signHeld(held []lineJob) error {
 		sigs = dedup.SignCollection(d.opts.Method, texts, d.norm)
 	}
 	for i, t := range texts {
-		sd := dedup.StreamDoc{Offset: held[i].off, Length: held[i].n}
+		sd := dedup.StreamDoc{Offset: held[i].off, Length: held[i].n, Mark: held[i].doc.Mark}
 		if idf != nil {
 			sd.Fingerprint, sd.HasFingerprint = dedup.SimHash(idf.Apply(d.simNorm.Features(t)))
 		} else {
@@ -299,7 +303,7 @@ func (d *deduper) signHeld(held []lineJob) error {
 		if sigs != nil {
 			sd.Signatures = sigs[i]
 		}
-		d.st.Sign(&sd, d.norm.Features(t))
+		d.st.Sign(&sd, d.norm.ShingleHashes(t))
 		if err := d.st.Add(sd); err != nil {
 			return err
 		}
@@ -356,12 +360,16 @@ func (d *deduper) queryIndex(res *dedup.StreamResult) (map[int]string, error) {
 		for i := range b.jobs {
 			j := &b.jobs[i]
 			if j.outcome.Centre == j.outcome.ID {
-				_, dr, _ := readLine(j.b, j.long, d.limit, d.name, j.line)
-				j.url, j.text = dr.URL, dr.Text
+				if _, b.err = d.reread(j, true); b.err != nil {
+					return
+				}
 			}
 		}
 	}
 	consume := func(b *lineBatch) error {
+		if b.err != nil {
+			return b.err
+		}
 		for i := range b.jobs {
 			j := &b.jobs[i]
 			if j.outcome.Centre != j.outcome.ID {
@@ -494,15 +502,48 @@ func snippet(t string) string {
 	return t
 }
 
+// markObject marks a record that the first pass read as a valid JSON
+// object with the fields' types right: the last pass reads it again
+// without validating it, and decodes only the fields it needs.
+const markObject = 1
+
+// reread reads a line again in a later pass: its record, URL and, with
+// text set, its text.
+func (d *deduper) reread(j *lineJob, text bool) (rec *record, err error) {
+	if j.outcome.Mark&markObject == 0 {
+		rec, dr, _ := readLine(j.b, j.long, d.limit, d.name, j.line)
+		j.url, j.text = dr.URL, dr.Text
+		return rec, nil
+	}
+	defer func() {
+		if recover() != nil {
+			err = fmt.Errorf("%s: line %d: the input changed between the passes", d.name, j.line)
+		}
+	}()
+	if rec, err = parseRecord(j.b, true); err != nil {
+		return nil, fmt.Errorf("%s: line %d: the input changed between the passes: %w", d.name, j.line, err)
+	}
+	if v, ok := rec.get("url"); ok {
+		if err := decodeString(v, &j.url); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := rec.get("text"); ok && text {
+		if err := decodeString(v, &j.text); err != nil {
+			return nil, err
+		}
+	}
+	return rec, nil
+}
+
 // format writes one record with its cluster fields to the batch's
 // output; keep keeps the URL and text for the index and the clusters.
 func (d *deduper) format(j *lineJob, held map[int]string, b *lineBatch, keep bool) error {
-	rec, dr, _ := readLine(j.b, j.long, d.limit, d.name, j.line)
-	o := j.outcome
-	j.url = dr.URL
-	if keep {
-		j.text = dr.Text
+	rec, err := d.reread(j, keep)
+	if err != nil {
+		return err
 	}
+	o := j.outcome
 	canonical, dupOf := o.Centre == o.ID, o.CentreURL
 	if h := held[o.Centre]; h != "" {
 		canonical, dupOf = false, h
@@ -532,7 +573,6 @@ func (d *deduper) format(j *lineJob, held map[int]string, b *lineBatch, keep boo
 	} else {
 		rec.delete("near")
 	}
-	var err error
 	b.out, err = rec.appendJSON(b.out)
 	return err
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 
@@ -91,10 +90,5 @@ func runEvalSites(ctx context.Context, w io.Writer, dataset string, f sitesEvalF
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	if err := rep.WriteText(bw); err != nil || !f.asJSON {
-		return err
-	}
-	return printJSON(bw, rep)
+	return writeReport(w, rep, f.asJSON)
 }

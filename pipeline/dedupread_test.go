@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// TestParseRecord: the scan of a line gives the members, the errors and
+// the written bytes that the object type and encoding/json give.
+func TestParseRecord(t *testing.T) {
+	for _, line := range []string{
+		`{"url":"u","text":"t"}`,
+		`{}`, `{ }`, `{"a":1}`, `{"a" : [1, {"b": "c d"}] , "e":null}`,
+		`{"a":1,"a":2,"b":3}`, `{"u\u0072l":"x","k\u00e9y":"é","k\"q":1}`,
+		`{"t":"line\u2028sep <b>&amp;</b>"}`, `{"t":"bad \x01 control"}`, `{"t":"bad \q escape"}`,
+		`{"t":"\ud800 lone"}`, "{\"t\":\"\xff\xfe invalid utf8\"}", `{"a":tru}`, `{"a":01}`, `{"a":1,}`, `{"a":1}}`,
+		`{"a":1} x`, `{"a"}`, `{"a":}`, `{,"a":1}`, `{"a":1 "b":2}`, `[1]`, `null`, `"s"`, `{"a":"unterminated}`,
+		`{"a":{"b":[1,2,{"c":"}"}]}}`, `{"a":-1.5e3,"b":true,"c":false}`, `{"url":5,"text":"x"}`,
+	} {
+		t.Run(line, func(t *testing.T) {
+			b := []byte(line)
+			got, err := parseRecord(b, false)
+			obj := newObject()
+			wantErr := json.Unmarshal(b, obj)
+			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+				t.Fatalf("error %v, encoding/json's %v", err, wantErr)
+			}
+			if err != nil {
+				return
+			}
+			out, err := got.appendJSON(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			w := &record{compact: true}
+			for _, k := range obj.keys {
+				w.members = append(w.members, member{key: k, val: obj.vals[k]})
+			}
+			wb, _ := w.appendJSON(nil)
+			if !bytes.Equal(out, wb) {
+				t.Errorf("wrote %s, want %s", out, wb)
+			}
+		})
+	}
+}
+
+// TestDecodeString: strings decode as encoding/json decodes them.
+func TestDecodeString(t *testing.T) {
+	for _, v := range []string{
+		`""`, `"plain"`, `"a\nb\tc\"d\\e\/f\bg\fh\ri"`, `"\u00e9\u4e2d\u0000"`, `"\ud83d\ude00 pair"`,
+		`"\ud800 lone"`, `"\ud800\u0041 bad pair"`, `"\udc00 low"`, `"\ud83d\ude0"`, "\"\xff\xfe bytes\"", "\"mixed \xe2\x82 \\n\"",
+		`"é直接"`, `null`, `5`,
+	} {
+		var got, want string
+		gerr := decodeString([]byte(v), &got)
+		werr := json.Unmarshal([]byte(v), &want)
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Errorf("%s: %q %v, encoding/json %q %v", v, got, gerr, want, werr)
+		}
+	}
+}
