@@ -156,7 +156,9 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	memoryLimit(opts.MaxMemory)
+	if opts.MaxMemory, err = memoryLimit(opts.MaxMemory); err != nil {
+		return err
+	}
 	var sum pipeline.DedupSummary
 	var cl *pipeline.Clusters
 	err = withInput(in, func(r io.Reader) error {
@@ -180,15 +182,45 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	return nil
 }
 
-// memoryLimit sets the collector's soft limit a little under the
-// memory bound of near-duplicate detection (the binary, stacks and
-// the runtime's own structures take the rest), unless GOMEMLIMIT is set:
-// the collector then works harder near the bound instead of letting the
-// heap double.
-func memoryLimit(max int64) {
-	if os.Getenv("GOMEMLIMIT") == "" && max > 0 {
-		debug.SetMemoryLimit(max - min(max/4, 64<<20))
+// memoryLimit turns --max-memory, a bound on the process's peak RSS,
+// into the bound of what near-duplicate detection may allocate: what the
+// process holds already (the binary's pages, its packages' tables, about
+// 30 MB) and a margin for the runtime's own structures come off. It sets
+// the collector's soft limit to that, unless GOMEMLIMIT is set, so that
+// the collector works harder near the bound instead of letting the heap
+// double. A bound that leaves less than 8 MB is an error.
+func memoryLimit(max int64) (int64, error) {
+	if max == 0 {
+		max = pipeline.DefaultDedupMemory
 	}
+	held := residentBytes()
+	margin := min(max/16, 32<<20)
+	left := max - held - margin
+	if left < 8<<20 {
+		return 0, fmt.Errorf("--max-memory %d MB: the process already holds %d MB; near-duplicate detection needs at least 8 MB more", max>>20, held>>20)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(left)
+	}
+	return left, nil
+}
+
+// residentBytes is the process's resident memory (Linux /proc; 0 where
+// it cannot be read).
+func residentBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
 }
 
 // parseBytes reads a size: a number of bytes with an optional unit, KB,
@@ -212,8 +244,8 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q: want a size such as 512MB or 2GB", s)
 	}
 	n := int64(v * float64(mult))
-	if n != 0 && n < 16<<20 {
-		return 0, fmt.Errorf("%q: near-duplicate detection needs at least 16MB", s)
+	if n != 0 && n < 32<<20 {
+		return 0, fmt.Errorf("%q: near-duplicate detection needs at least 32MB", s)
 	}
 	return n, nil
 }
