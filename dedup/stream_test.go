@@ -130,6 +130,9 @@ func TestStreamerMatchesCluster(t *testing.T) {
 						if thr == 0 {
 							thr = 0.8
 						}
+						if sim := tc.cfg.Measure.Similarity(docs[i].Features, docs[j].Features); sim != o.NearSimilarity {
+							t.Errorf("document %d: near %s at %v, exactly %v", i, o.Near, o.NearSimilarity, sim)
+						}
 						if want.Centre[j] == want.Centre[i] || tc.cfg.Measure.Similarity(docs[i].Features, docs[j].Features) < thr {
 							t.Errorf("document %d: near %s is in its cluster or below the threshold", i, o.Near)
 						}
@@ -163,29 +166,31 @@ func TestStreamerNear(t *testing.T) {
 	if !(Jaccard(fa, fb) >= thr && Jaccard(fb, fc) >= thr && Jaccard(fa, fc) < thr) {
 		t.Fatalf("the texts are no split pair: AB %.3f BC %.3f AC %.3f", Jaccard(fa, fb), Jaccard(fb, fc), Jaccard(fa, fc))
 	}
-	res := streamCluster(t, []string{a, b, c}, Config{Method: MethodMinHash, Threshold: thr}, 0, false)
-	var got []StreamOutcome
-	for {
-		o, ok, err := res.Next()
-		if err != nil {
-			t.Fatal(err)
+	for _, small := range []bool{false, true} {
+		res := streamCluster(t, []string{a, b, c}, Config{Method: MethodMinHash, Threshold: thr}, 0, small)
+		var got []StreamOutcome
+		for {
+			o, ok, err := res.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			got = append(got, o)
 		}
-		if !ok {
-			break
+		if got[1].Centre != 0 || got[2].Centre != 2 {
+			t.Fatalf("clusters %d %d %d, want 0 0 2", got[0].Centre, got[1].Centre, got[2].Centre)
 		}
-		got = append(got, o)
-	}
-	if got[1].Centre != 0 || got[2].Centre != 2 {
-		t.Fatalf("clusters %d %d %d, want 0 0 2", got[0].Centre, got[1].Centre, got[2].Centre)
-	}
-	if !got[2].HasNear || got[2].Near != "u001" || got[2].NearSimilarity != Jaccard(fb, fc) {
-		t.Errorf("C's near: %+v, want u001 at %.3f", got[2], Jaccard(fb, fc))
-	}
-	if !got[1].HasNear || got[1].Near != "u002" || got[0].HasNear {
-		t.Errorf("B's near %+v, A's %+v: want B near C, A none", got[1], got[0])
-	}
-	if res.Near != 2 {
-		t.Errorf("Near = %d, want 2", res.Near)
+		if !got[2].HasNear || got[2].Near != "u001" || got[2].NearSimilarity != Jaccard(fb, fc) {
+			t.Errorf("C's near: %+v, want u001 at %.3f", got[2], Jaccard(fb, fc))
+		}
+		if !got[1].HasNear || got[1].Near != "u002" || got[0].HasNear {
+			t.Errorf("B's near %+v, A's %+v: want B near C, A none", got[1], got[0])
+		}
+		if res.Near != 2 {
+			t.Errorf("Near = %d, want 2", res.Near)
+		}
 	}
 }
 

@@ -337,8 +337,9 @@ func pairKey(a, b int32) uint64 {
 
 // sim is the verified similarity of candidates a and b, and whether it
 // is decided: a pair that only an exact verification can decide is
-// recorded as pending, and its estimate returned.
-func (c *clusterer) sim(a, b int32) (float64, bool) {
+// recorded as pending, and its estimate returned. With exact set, a pair
+// is decided only on its features (near reports a similarity).
+func (c *clusterer) sim(a, b int32, exact bool) (float64, bool) {
 	if c.cfg.NoVerify {
 		return 1, true
 	}
@@ -357,7 +358,8 @@ func (c *clusterer) sim(a, b int32) (float64, bool) {
 	P := c.s.sketchLen
 	est := bbitJaccard(c.sketch[int(a)*P:int(a+1)*P], c.sketch[int(b)*P:int(b+1)*P])
 	if c.cfg.Measure == MeasureJaccard {
-		if t := c.cfg.Threshold; est >= t+c.margin || est < t-c.margin {
+		t := c.cfg.Threshold
+		if est < t-c.margin || !exact && est >= t+c.margin {
 			c.estimated++
 			return est, true
 		}
@@ -399,7 +401,7 @@ func (c *clusterer) run() {
 			if c.cfg.pruned(&c.meta[k], &c.meta[j]) {
 				continue
 			}
-			if v, _ := c.sim(k, j); v >= t {
+			if v, _ := c.sim(k, j, false); v >= t {
 				c.verified++
 				c.placed[j], c.centre[j] = true, k
 				c.duplicates++
@@ -413,7 +415,7 @@ func (c *clusterer) run() {
 			if c.centre[j] == c.centre[k] || c.cfg.pruned(&c.meta[k], &c.meta[j]) {
 				continue
 			}
-			if v, _ := c.sim(int32(k), j); v >= t && v > c.nearS[k] {
+			if v, _ := c.sim(int32(k), j, true); v >= t && v > c.nearS[k] {
 				c.near[k], c.nearS[k] = j, v
 			}
 		}

@@ -156,15 +156,19 @@ func (s DedupSummary) Describe() string {
 }
 
 // Clusters is the outcome of Dedup for the callers that report on it
-// (winnow dedup's redirects and HTML report): per record, its document
-// and its canonical URL.
+// (winnow dedup's redirects and HTML report), kept with
+// DedupOptions.KeepClusters: per record, its document (URL and
+// fingerprint; no features) and its canonical URL.
 type Clusters struct {
-	Docs   []dedup.Doc
+	Docs []dedup.Doc
+	// Result holds the counts, and per record Centre, ClusterID, SimHash
+	// and HasSimHash.
 	Result *dedup.Result
 	// Canonical is the URL each record duplicates ("" for a canonical
 	// record).
 	Canonical []string
-	// Snippet returns the start of record i's text.
+	// Snippet returns the start of record i's text, for the centres of
+	// clusters of two or more records ("" for the others).
 	Snippet func(i int) string
 }
 

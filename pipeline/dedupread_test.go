@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +62,43 @@ func TestDecodeString(t *testing.T) {
 		werr := json.Unmarshal([]byte(v), &want)
 		if got != want || (gerr == nil) != (werr == nil) {
 			t.Errorf("%s: %q %v, encoding/json %q %v", v, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestDedupNear: of a split pair (A-B and B-C above the threshold, A-C
+// below), A and B form a cluster and C its own; C's record names B in
+// near, and B's names C.
+func TestDedupNear(t *testing.T) {
+	var base []string
+	for i := range 60 {
+		base = append(base, fmt.Sprintf("word%d", i))
+	}
+	edit := func(ws []string, from int) []string {
+		out := append([]string(nil), ws...)
+		for i := from; i < from+3; i++ {
+			out[i] = fmt.Sprintf("other%d", i)
+		}
+		return out
+	}
+	b := edit(base, 10)
+	c := edit(b, 40)
+	var in bytes.Buffer
+	for i, ws := range [][]string{base, b, c} {
+		fmt.Fprintf(&in, `{"url":"https://x.example/%c","text":"%s","score":%d}`+"\n", 'a'+i, strings.Join(ws, " "), 3-i)
+	}
+	var out bytes.Buffer
+	sum, _, err := Dedup(&in, "in.jsonl", &out, DefaultDedupOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if sum.Near != 2 || len(lines) != 3 {
+		t.Fatalf("%d near, %d records:\n%s", sum.Near, len(lines), out.String())
+	}
+	for i, want := range []string{`"canonical":true}`, `"duplicate_of":"https://x.example/a","near":["https://x.example/c",0.841]}`, `"canonical":true,"near":["https://x.example/b",0.841]}`} {
+		if !strings.HasSuffix(lines[i], want) {
+			t.Errorf("record %d: %s\nwant it to end %s", i, lines[i], want)
 		}
 	}
 }

@@ -51,7 +51,8 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 	bigWARC(t, in, 6000)
 	winnow := func(args ...string) *exec.Cmd {
 		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), "WINNOW_MAIN=1")
+		// A killed run leaves its temporary files: in the test's folder.
+		cmd.Env = append(os.Environ(), "WINNOW_MAIN=1", "TMPDIR="+dir)
 		return cmd
 	}
 	for _, c := range []struct {
