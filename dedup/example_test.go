@@ -116,3 +116,56 @@ func ExampleStore() {
 	// https://mirror.example/2: near-duplicate of https://harbour.example/news/breakwater, similarity 0.87
 	// https://harbour.example/news/regatta: new
 }
+
+// Cluster a collection without holding it: the Streamer keeps a small
+// record per text in a temporary folder and reads back, through the
+// FetchFunc, only the texts that have candidates (here from memory; in
+// winnow dedup, from the input file at the offsets given to Add).
+func ExampleStreamer() {
+	norm, err := dedup.NewNormalizer(dedup.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := dedup.NewStreamer(dedup.Config{Method: dedup.MethodMinHash, Threshold: 0.8}, norm,
+		dedup.StreamOptions{MaxMemory: 64 << 20, TempDir: os.TempDir()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	for i, st := range stories {
+		d := dedup.StreamDoc{Offset: int64(i)}
+		var hashes []uint64
+		hashes, d.Fingerprint, d.HasFingerprint = norm.HashesAndFingerprint(st.text, norm)
+		s.Sign(&d, hashes)
+		if err := s.Add(d); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	res, err := s.Finish(func(id int, off int64, n int) (dedup.Doc, string, error) {
+		st := stories[off]
+		fetched, _ := time.Parse(time.DateOnly, st.fetched)
+		return dedup.Doc{URL: st.url, FetchedAt: fetched, TextLen: len(st.text)}, st.text, nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for {
+		o, ok, err := res.Next()
+		if err != nil || !ok {
+			break
+		}
+		if o.Centre == o.ID {
+			fmt.Println(stories[o.ID].url, "canonical")
+		} else {
+			fmt.Println(stories[o.ID].url, "duplicates", o.CentreURL)
+		}
+	}
+	// Output:
+	// https://harbour.example/news/breakwater canonical
+	// https://aggregator.example/item/88231 duplicates https://harbour.example/news/breakwater
+	// https://harbour.example/news/gulls canonical
+}

@@ -219,7 +219,7 @@ func (c *clusterer) load(fetch FetchFunc) error {
 	P := s.sketchLen
 	c.held += int64(n) * int64(candMetaBytes+P)
 	if c.held > c.budget {
-		return fmt.Errorf("%w: %d candidate documents need %d MB of tables (--max-memory too small for this input)", ErrMemory, n, c.held>>20)
+		return c.tooBig(n)
 	}
 	c.meta = make([]Doc, n)
 	c.loc = make([]docLoc, n)
@@ -249,7 +249,7 @@ func (c *clusterer) load(fetch FetchFunc) error {
 		}
 	}
 	if c.held > c.budget {
-		return fmt.Errorf("%w: %d candidate documents need %d MB of tables (--max-memory too small for this input)", ErrMemory, n, c.held>>20)
+		return c.tooBig(n)
 	}
 	c.order = make([]int32, n)
 	for k := range c.order {
@@ -273,6 +273,12 @@ func (c *clusterer) load(fetch FetchFunc) error {
 	t := c.cfg.Threshold
 	c.margin = max(0.05, 4.5*math.Sqrt(t*(1-t)/float64(P)))
 	return nil
+}
+
+// tooBig is the error of candidate tables over the budget.
+func (c *clusterer) tooBig(n int) error {
+	return fmt.Errorf("%w: %d candidate documents need %d MB of tables, over the %d MB the budget leaves them (raise the memory bound)",
+		ErrMemory, n, (c.held+1<<20-1)>>20, c.budget>>20)
 }
 
 // verifyFeats are a document's features as verification needs them:

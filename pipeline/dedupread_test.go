@@ -102,3 +102,36 @@ func TestDedupNear(t *testing.T) {
 		}
 	}
 }
+
+// TestDedupWorkers: the output is the same bytes on one goroutine and on
+// several, with batches small enough that there are many.
+func TestDedupWorkers(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 2000 {
+		words := make([]string, 80)
+		for w := range words {
+			words[w] = fmt.Sprintf("w%d", (i/4*7919+w*31)%997)
+		}
+		if i%4 != 0 {
+			words[i%80] = "edited"
+		}
+		fmt.Fprintf(&in, `{"url":"https://x.example/%d","text":"%s","n":%d}`+"\n", i, strings.Join(words, " "), i)
+	}
+	var outs []string
+	for _, workers := range []int{1, 4} {
+		var out bytes.Buffer
+		opts := DefaultDedupOptions()
+		opts.Workers, opts.MaxMemory, opts.TempDir = workers, 32<<20, t.TempDir()
+		sum, _, err := Dedup(bytes.NewReader(in.Bytes()), "in.jsonl", &out, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Duplicates < 1250 {
+			t.Errorf("%d workers: %d duplicates, want 1500", workers, sum.Duplicates)
+		}
+		outs = append(outs, out.String())
+	}
+	if outs[0] != outs[1] {
+		t.Error("one worker and four wrote different records")
+	}
+}
