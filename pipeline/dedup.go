@@ -157,8 +157,9 @@ func (s DedupSummary) Describe() string {
 
 // Clusters is the outcome of Dedup for the callers that report on it
 // (winnow dedup's redirects and HTML report), kept with
-// DedupOptions.KeepClusters: per record, its document (URL and
-// fingerprint; no features) and its canonical URL.
+// DedupOptions.KeepClusters: per record, its document (the
+// canonical-choice fields and the fingerprint; no features) and its
+// canonical URL.
 type Clusters struct {
 	Docs []dedup.Doc
 	// Result holds the counts, and per record Centre, ClusterID, SimHash

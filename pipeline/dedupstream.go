@@ -153,6 +153,7 @@ type lineJob struct {
 	doc     dedup.StreamDoc
 	text    string // when the pass needs it
 	url     string
+	meta    dedup.Doc // with the text: the canonical-choice fields
 	outcome dedup.StreamOutcome
 	write   bool // pass 2: the record is written (not a dropped duplicate)
 	canon   string
@@ -447,7 +448,9 @@ func (d *deduper) write(res *dedup.StreamResult, held map[int]string, w io.Write
 			j := &b.jobs[i]
 			o := j.outcome
 			if cl != nil {
-				cl.Docs = append(cl.Docs, dedup.Doc{URL: j.url, Fingerprint: o.Fingerprint, HasFingerprint: o.HasFingerprint})
+				doc := j.meta
+				doc.Fingerprint, doc.HasFingerprint = o.Fingerprint, o.HasFingerprint
+				cl.Docs = append(cl.Docs, doc)
 				cl.Canonical = append(cl.Canonical, j.canon)
 				cl.Result.Centre = append(cl.Result.Centre, o.Centre)
 				cl.Result.ClusterID = append(cl.Result.ClusterID, dedup.ClusterID(clusterURL(j), o.Centre))
@@ -512,7 +515,7 @@ const markObject = 1
 func (d *deduper) reread(j *lineJob, text bool) (rec *record, err error) {
 	if j.outcome.Mark&markObject == 0 {
 		rec, dr, _ := readLine(j.b, j.long, d.limit, d.name, j.line)
-		j.url, j.text = dr.URL, dr.Text
+		j.url, j.text, j.meta = dr.URL, dr.Text, dr.doc()
 		return rec, nil
 	}
 	defer func() {
@@ -523,13 +526,16 @@ func (d *deduper) reread(j *lineJob, text bool) (rec *record, err error) {
 	if rec, err = parseRecord(j.b, true); err != nil {
 		return nil, fmt.Errorf("%s: line %d: the input changed between the passes: %w", d.name, j.line, err)
 	}
+	if text {
+		dr, err := dedupFields(rec)
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: the input changed between the passes: %w", d.name, j.line, err)
+		}
+		j.url, j.text, j.meta = dr.URL, dr.Text, dr.doc()
+		return rec, nil
+	}
 	if v, ok := rec.get("url"); ok {
 		if err := decodeString(v, &j.url); err != nil {
-			return nil, err
-		}
-	}
-	if v, ok := rec.get("text"); ok && text {
-		if err := decodeString(v, &j.text); err != nil {
 			return nil, err
 		}
 	}
