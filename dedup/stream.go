@@ -30,6 +30,10 @@ type StreamOptions struct {
 	// TempDir holds the per-document file and the spilled key runs; ""
 	// means os.TempDir(). The files are removed by Close.
 	TempDir string
+	// Workers read the candidate documents back in Finish (through the
+	// FetchFunc, which must then be safe for concurrent use); 0 means
+	// one. The result does not depend on it.
+	Workers int
 }
 
 // A Streamer clusters a collection that it sees once, in input order,
@@ -93,7 +97,8 @@ type StreamDoc struct {
 
 // FetchFunc reads document id back, from where its StreamDoc said, and
 // returns its canonical-choice fields (URL, FetchedAt, Score,
-// BoilerplateRatio, TextLen; Features are not read) and its text.
+// BoilerplateRatio, TextLen; Features are not read) and its text. With
+// StreamOptions.Workers above one it is called from several goroutines.
 type FetchFunc func(id int, offset int64, length int) (Doc, string, error)
 
 // NewStreamer prepares a streaming clustering with cfg; norm makes the

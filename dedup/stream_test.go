@@ -48,7 +48,7 @@ func streamCluster(t *testing.T, texts []string, cfg Config, mem int64, small bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewStreamer(cfg, norm, StreamOptions{MaxMemory: mem, TempDir: t.TempDir()})
+	s, err := NewStreamer(cfg, norm, StreamOptions{MaxMemory: mem, TempDir: t.TempDir(), Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"sort"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/winnow-go/winnow/internal/par"
 )
 
 // nearGroupCap is the largest candidate group (documents sharing one
@@ -227,25 +229,48 @@ func (c *clusterer) load(fetch FetchFunc) error {
 	c.hasFeat = make([]bool, n)
 	c.sketch = make([]byte, n*P)
 	c.hasSketch = make([]bool, n)
-	rec := make([]byte, s.recLen)
-	for k, id := range c.cands {
-		if err := s.docRecord(int(id), rec); err != nil {
-			return err
-		}
-		c.hasSketch[k] = rec[8]&flagSketch != 0
-		copy(c.sketch[k*P:(k+1)*P], rec[docRecHeader:])
-		c.loc[k] = docLoc{int64(binary.LittleEndian.Uint64(rec[9:])), int32(binary.LittleEndian.Uint32(rec[17:]))}
-		d, text, err := fetch(int(id), c.loc[k].off, int(c.loc[k].n))
-		if err != nil {
-			return err
-		}
-		d.Features = nil
-		c.meta[k] = d
-		c.held += int64(len(d.URL))
-		f := c.features(text)
-		if b := f.bytes(); c.held+c.featBytes+b <= c.budget && !s.noFeatures {
-			c.feats[k], c.hasFeat[k] = f, true
-			c.featBytes += b
+	// The documents are read back and their features made on the
+	// workers, a few at a time; what is kept is decided in order.
+	workers := max(1, s.opts.Workers)
+	chunk := 16 * workers
+	type got struct {
+		d    Doc
+		f    verifyFeats
+		err  error
+		keep bool
+	}
+	slots := make([]got, chunk)
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(n, lo+chunk)
+		par.Each(hi-lo, workers, func(i int) {
+			k := lo + i
+			rec := make([]byte, s.recLen)
+			g := &slots[i]
+			*g = got{}
+			if g.err = s.docRecord(int(c.cands[k]), rec); g.err != nil {
+				return
+			}
+			c.hasSketch[k] = rec[8]&flagSketch != 0
+			copy(c.sketch[k*P:(k+1)*P], rec[docRecHeader:])
+			c.loc[k] = docLoc{int64(binary.LittleEndian.Uint64(rec[9:])), int32(binary.LittleEndian.Uint32(rec[17:]))}
+			var text string
+			if g.d, text, g.err = fetch(int(c.cands[k]), c.loc[k].off, int(c.loc[k].n)); g.err == nil {
+				g.f = c.features(text)
+			}
+		})
+		for i := range hi - lo {
+			k, g := lo+i, &slots[i]
+			if g.err != nil {
+				return g.err
+			}
+			g.d.Features = nil
+			c.meta[k] = g.d
+			c.held += int64(len(g.d.URL))
+			if b := g.f.bytes(); c.held+c.featBytes+b <= c.budget && !s.noFeatures {
+				c.feats[k], c.hasFeat[k] = g.f, true
+				c.featBytes += b
+			}
+			*g = got{}
 		}
 	}
 	if c.held > c.budget {

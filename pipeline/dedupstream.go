@@ -75,7 +75,7 @@ func Dedup(r io.Reader, name string, w io.Writer, opts DedupOptions) (DedupSumma
 	}
 	defer closeIn()
 	st, err := dedup.NewStreamer(opts.config(), norm, dedup.StreamOptions{
-		MaxMemory: int64(float64(opts.MaxMemory) * dedupTableShare), TempDir: opts.TempDir})
+		MaxMemory: int64(float64(opts.MaxMemory) * dedupTableShare), TempDir: opts.TempDir, Workers: opts.Workers})
 	if err != nil {
 		return DedupSummary{}, nil, err
 	}
@@ -312,7 +312,8 @@ func (d *deduper) signHeld(held []lineJob) error {
 	return nil
 }
 
-// fetch reads a record back for the Streamer.
+// fetch reads a record back for the Streamer; it is safe for concurrent
+// use.
 func (d *deduper) fetch(id int, off int64, n int) (dedup.Doc, string, error) {
 	if n > d.limit {
 		return dedup.Doc{}, "", nil // an error record

@@ -15,5 +15,8 @@
 // with a [Summary]. [ProcessPages] does the same over pages held in
 // memory. Near-duplicate detection is the last stage ([Dedup],
 // [DedupOptions], or FileOptions.Dedup of RunFile): it clusters the
-// records' texts and marks each record canonical or a duplicate.
+// records' texts and marks each record canonical or a duplicate. It
+// streams (dedup.Streamer) in memory bounded by DedupOptions.MaxMemory:
+// it reads the records twice, and between the passes only those that
+// have candidates.
 package pipeline
