@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/winnow-go/winnow/dedup"
 )
@@ -50,6 +51,10 @@ type DedupOptions struct {
 	// --redirects and --report): a URL, a fingerprint and a cluster id
 	// per record, in memory.
 	KeepClusters bool `json:"-"`
+	// Redirects, when set, gets the redirect map (as
+	// Clusters.WriteRedirects writes it) while the records are written,
+	// without keeping anything per record.
+	Redirects io.Writer `json:"-"`
 }
 
 // DefaultDedupOptions are the defaults of winnow dedup and run --dedup:

@@ -448,6 +448,11 @@ func (d *deduper) write(res *dedup.StreamResult, held map[int]string, w io.Write
 		for i := range b.jobs {
 			j := &b.jobs[i]
 			o := j.outcome
+			if d.opts.Redirects != nil {
+				if err := writeRedirect(d.opts.Redirects, j.url, j.canon); err != nil {
+					return err
+				}
+			}
 			if cl != nil {
 				doc := j.meta
 				doc.Fingerprint, doc.HasFingerprint = o.Fingerprint, o.HasFingerprint

@@ -16,14 +16,21 @@ import (
 // winnow dedup --redirects.
 func (cl *Clusters) WriteRedirects(w io.Writer) error {
 	for i, d := range cl.Docs {
-		if to := cl.Canonical[i]; to != "" && d.URL != to {
-			_, err := fmt.Fprintf(w, "%s\t%s\n", strings.ReplaceAll(d.URL, "\t", " "), strings.ReplaceAll(to, "\t", " "))
-			if err != nil {
-				return err
-			}
+		if err := writeRedirect(w, d.URL, cl.Canonical[i]); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// writeRedirect writes one line of the redirect map, when from
+// duplicates a page under another URL (to is not empty and not from).
+func writeRedirect(w io.Writer, from, to string) error {
+	if to == "" || from == to {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "%s\t%s\n", strings.ReplaceAll(from, "\t", " "), strings.ReplaceAll(to, "\t", " "))
+	return err
 }
 
 // reportK are the SimHash Hamming distances whose cluster-size

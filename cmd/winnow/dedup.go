@@ -107,7 +107,6 @@ func (f dedupFlags) options() (pipeline.DedupOptions, error) {
 		return o, fmt.Errorf("--workers %d: want 0 (one per core) or more", f.workers)
 	}
 	o.Workers, o.TempDir = f.workers, f.tmp
-	o.KeepClusters = f.report != "" || f.redirects != ""
 	if f.index != "" {
 		// --threshold is the clusters' here: alone it asks nothing of
 		// the index (with --method minhash it is the new index's too).
@@ -159,19 +158,32 @@ func runDedup(in string, f dedupFlags, stderr io.Writer) error {
 	if opts.MaxMemory, err = memoryLimit(opts.MaxMemory); err != nil {
 		return err
 	}
+	// The redirect map is written as the records are, unless both go to
+	// standard output: then after the records, from the clusters.
+	after := f.redirects == "-" && f.out == "-"
+	opts.KeepClusters = f.report != "" || after
 	var sum pipeline.DedupSummary
 	var cl *pipeline.Clusters
-	err = withInput(in, func(r io.Reader) error {
+	dedupTo := func(r io.Reader) error {
 		return withOutput(f.out, os.Stdout, func(w io.Writer) (err error) {
 			sum, cl, err = pipeline.Dedup(r, in, w, opts)
 			return err
+		})
+	}
+	err = withInput(in, func(r io.Reader) error {
+		if f.redirects == "" || after {
+			return dedupTo(r)
+		}
+		return withOutput(f.redirects, os.Stdout, func(w io.Writer) error {
+			opts.Redirects = w
+			return dedupTo(r)
 		})
 	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stderr, sum.Describe())
-	if f.redirects != "" {
+	if after {
 		if err := withOutput(f.redirects, os.Stdout, cl.WriteRedirects); err != nil {
 			return err
 		}
