@@ -122,6 +122,13 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	if dopts != nil && f.dedupFlags.changed != nil && f.dedupFlags.changed("max-memory") {
+		// The bound is the whole run's soft limit too, not only the
+		// near-duplicate stage's.
+		if dopts.MaxMemory, err = memoryLimit(dopts.MaxMemory); err != nil {
+			return err
+		}
+	}
 	cleanup, err := spoolInputs(inputs)
 	defer cleanup()
 	if err != nil {
