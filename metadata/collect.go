@@ -311,11 +311,46 @@ func (c *collector) lines(n *html.Node, h string) {
 	}
 	if author && len(c.bylines) < maxKept && !containsAny(h, "author-bio", "authorbio", "about-author", "author-desc") &&
 		n.DataAtom != atom.Button && n.DataAtom != atom.Form && n.DataAtom != atom.Input && n.DataAtom != atom.Select {
-		c.bylines = append(c.bylines, t)
+		c.bylines = append(c.bylines, nameIn(n, t))
 	}
 	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
 		c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
 	}
+}
+
+// nameIn is the name in a byline element whose text is t: the text of a
+// descendant whose class says name ("author-name", "author__name"), else
+// of its first child element when it has several (the name, then a role
+// or a date: "Liza Burke" "Marketing Director"), else t.
+func nameIn(n *html.Node, t string) string {
+	for d := range n.Descendants() {
+		if d != n && d.Type == html.ElementNode {
+			for _, a := range d.Attr {
+				if (a.Key == "class" || a.Key == "itemprop") && strings.Contains(strings.ToLower(a.Val), "name") {
+					if v := shortText(d, maxLine); v != "" {
+						return v
+					}
+				}
+			}
+		}
+	}
+	var kids []string
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		switch ch.Type {
+		case html.ElementNode:
+			if v := shortText(ch, maxLine); v != "" {
+				kids = append(kids, v)
+			}
+		case html.TextNode:
+			if strings.TrimSpace(ch.Data) != "" {
+				return t // the name is the element's own text, beside its children
+			}
+		}
+	}
+	if len(kids) > 1 {
+		return kids[0]
+	}
+	return t
 }
 
 // dateLabels open a line that gives the page's date: "Datum: 03.11.2021",

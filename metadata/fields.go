@@ -348,7 +348,11 @@ func isName(s string) bool {
 	}
 	switch strings.ToLower(s) {
 	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
-		"topic author", "cancel", "share", "follow", "more", "posts", "reply":
+		"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
+		"contributor", "staff", "staff writer", "team", "user":
+		return false
+	}
+	if strings.Contains(s, "{{") || templateVar.MatchString(s) { // page.head.extra.author
 		return false
 	}
 	if _, month := months[strings.ToLower(strings.Trim(s, "."))]; month || weekdays[strings.ToLower(strings.Trim(s, "."))] {
@@ -356,6 +360,9 @@ func isName(s string) bool {
 	}
 	return true
 }
+
+// templateVar is an unfilled template variable left in a page.
+var templateVar = regexp.MustCompile(`^\w+(?:\.\w+){2,}$`)
 
 // weekdays are day names and abbreviations that open a date line.
 var weekdays = set("mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday",
