@@ -201,7 +201,11 @@ func summarize(objs []ldObject) ldInfo {
 			}
 		}
 	}
-	for i, m := range []map[string]any{main, page} {
+	var entity map[string]any // what the main object is about: a QAPage's Question
+	if main != nil {
+		entity, _ = main["mainEntity"].(map[string]any)
+	}
+	for i, m := range []map[string]any{main, entity, page} {
 		if m == nil {
 			continue
 		}
