@@ -101,6 +101,11 @@ func sameText(a, b string) bool {
 // " - " and the like) that name the site go; when the site's name is
 // unknown, a short last segment after a longer first one goes.
 func cutSite(t, site string) string {
+	if hasHan(t) {
+		// Chinese and Japanese titles join the site's name without
+		// spaces: "海滨小城举办首届风筝节_沿海新闻网".
+		t = hanSeparators.Replace(t)
+	}
 	seps := titleSeparators.FindAllStringIndex(t, -1)
 	if len(seps) == 0 {
 		return t
@@ -123,7 +128,7 @@ func cutSite(t, site string) string {
 		// No segment is the known site name: a short last segment after
 		// a longer headline is the site's name or a section.
 		first, lastSeg := segs[0], segs[len(segs)-1]
-		if len(words(lastSeg)) <= 4 && len(words(first)) > len(words(lastSeg)) {
+		if size(lastSeg) <= 4 && size(first) > size(lastSeg) {
 			kept = segs[:len(segs)-1]
 		}
 	}
@@ -131,6 +136,32 @@ func cutSite(t, site string) string {
 		return t
 	}
 	return joinSegments(t, kept)
+}
+
+// size is a title segment's length in words, a Han character counting
+// as half a word.
+func size(s string) int {
+	if !hasHan(s) {
+		return len(words(s))
+	}
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			n++
+		}
+	}
+	return (n + 1) / 2
+}
+
+var hanSeparators = strings.NewReplacer("_", " | ", "－", " | ", "丨", " | ", "｜", " | ", "——", " | ")
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinSegments puts kept segments back together with the separators the

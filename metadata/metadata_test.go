@@ -185,3 +185,10 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func TestTitleHan(t *testing.T) {
+	page := `<html><head><title>海滨小城举办首届风筝节_沿海新闻网</title></head><body><p>正文</p></body></html>`
+	if m := read(t, page, ""); m.Title != "海滨小城举办首届风筝节" {
+		t.Errorf("title %q, want the site's name cut at the underscore", m.Title)
+	}
+}
