@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -12,17 +11,9 @@ import (
 
 func loadBenchPages(b *testing.B) ([][]byte, int) {
 	b.Helper()
-	data := shareddata.Require(b)
-	files, err := filepath.Glob(filepath.Join(data, "extract", "scrapinghub", "html", "*.html.gz"))
-	if err != nil || len(files) == 0 {
-		b.Fatalf("no scrapinghub pages: %v", err)
-	}
-	var pages [][]byte
-	total := 0
-	for _, f := range files {
-		p := readGz(b, f)
-		pages = append(pages, p)
-		total += len(p)
+	pages, total, err := shareddata.Pages(shareddata.Require(b), "scrapinghub")
+	if err != nil {
+		b.Fatal(err)
 	}
 	return pages, total
 }

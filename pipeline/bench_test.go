@@ -3,13 +3,11 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/net/html"
 
 	"github.com/winnow-go/winnow/extract"
-	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/xpathrules"
 )
@@ -22,20 +20,9 @@ import (
 // the whole set. The metadata stage's share is Metadata's ns/op over
 // Extract's; the identifier's models are loaded before the timer starts.
 func BenchmarkStagesScrapinghub(b *testing.B) {
-	data := shareddata.Require(b)
-	files, err := filepath.Glob(filepath.Join(data, "extract", "scrapinghub", "html", "*.html.gz"))
-	if err != nil || len(files) == 0 {
-		b.Fatalf("no scrapinghub pages: %v", err)
-	}
-	var pages [][]byte
-	total := 0
-	for _, f := range files {
-		p, err := gz.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pages = append(pages, p)
-		total += len(p)
+	pages, total, err := shareddata.Pages(shareddata.Require(b), "scrapinghub")
+	if err != nil {
+		b.Fatal(err)
 	}
 	ctx := context.Background()
 	run := func(name string, fn func(p []byte)) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/winnow-go/winnow/internal/gz"
 )
 
 // EnvVar names the environment variable that overrides the data location.
@@ -72,4 +74,26 @@ func Require(tb TB) string {
 		tb.Skipf("%v", err)
 	}
 	return d
+}
+
+// Pages reads the gzipped HTML pages of an extraction set
+// (extract/<set>/html/*.html.gz) in file-name order, with their total
+// size: the pages the benchmarks measure on.
+func Pages(dataDir, set string) (pages [][]byte, total int, err error) {
+	files, err := filepath.Glob(filepath.Join(dataDir, "extract", set, "html", "*.html.gz"))
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(files) == 0 {
+		return nil, 0, fmt.Errorf("shareddata: no pages in %s", filepath.Join(dataDir, "extract", set, "html"))
+	}
+	for _, f := range files {
+		p, err := gz.ReadFile(f)
+		if err != nil {
+			return nil, 0, err
+		}
+		pages = append(pages, p)
+		total += len(p)
+	}
+	return pages, total, nil
 }
