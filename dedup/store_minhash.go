@@ -39,16 +39,22 @@ type minKind struct {
 // sketcher signs a text with the b-bit MinHash signature a store keeps
 // to estimate the Jaccard similarity of its candidates: storeNumPerm
 // bytes over 3-word shingles (the MinHash store's signature, and the
-// sketch a SimHash store verifies on).
+// sketch a SimHash store verifies on). Stores of key layout version 4
+// sign with one permutation hashing, those of version 3 with
+// storeNumPerm permutations.
 type sketcher struct {
-	mh   *MinHasher
+	oph  *OnePermHasher // version 4
+	mh   *MinHasher     // version 3
 	norm *Normalizer
 }
 
-func newSketcher() (sketcher, error) {
+func newSketcher(version int) (sketcher, error) {
 	norm, err := NewNormalizer(Options{Shingles: storeMinShingles})
 	if err != nil {
 		return sketcher{}, err
+	}
+	if version >= 4 {
+		return sketcher{oph: NewOnePermHasher(storeNumPerm, storeSeed), norm: norm}, nil
 	}
 	return sketcher{mh: NewMinHasher(storeNumPerm, storeSeed), norm: norm}, nil
 }
@@ -56,7 +62,22 @@ func newSketcher() (sketcher, error) {
 // sketch is the text's b-bit signature; ok is false for a text with no
 // shingle.
 func (k sketcher) sketch(text string) (minSigned, bool) {
-	sig := k.mh.Signature(k.norm.Features(text))
+	if k.oph != nil {
+		sig := k.bbit(k.norm.ShingleHashes(text))
+		return sig, sig != nil
+	}
+	return lowBytes(k.mh.Signature(k.norm.Features(text)))
+}
+
+// bbit is the b-bit signature of a text's shingle hashes (version 4);
+// nil for none.
+func (k sketcher) bbit(hashes []uint64) minSigned {
+	sig, _ := lowBytes(k.oph.Signature(hashes))
+	return sig
+}
+
+// lowBytes keeps the lowest byte of each position of a signature.
+func lowBytes(sig []uint64) (minSigned, bool) {
 	if sig == nil {
 		return nil, false
 	}
@@ -72,13 +93,9 @@ type minSigned []byte
 
 func (sig minSigned) record() []byte { return sig }
 
-func newMinKind(db *pebble.DB, threshold float64) (*minKind, error) {
+func newMinKind(db *pebble.DB, sk sketcher, threshold float64) (*minKind, error) {
 	if threshold <= 0 || threshold > 1 {
 		return nil, fmt.Errorf("%w: threshold %v not in (0,1]", ErrStore, threshold)
-	}
-	sk, err := newSketcher()
-	if err != nil {
-		return nil, err
 	}
 	return &minKind{
 		sketcher:  sk,
@@ -155,14 +172,13 @@ func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 	return StoredDoc{ID: id, URL: string(url)}, err
 }
 
-func (k *minKind) query(sd signed, found func(id uint64, distance int, similarity float64, verified bool)) error {
+func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, distance int, similarity float64, verified bool)) error {
 	sig := sd.(minSigned)
 	cand := map[uint64]bool{}
-	for _, key := range k.bandKeys(sig) {
-		if err := scanKeys(k.db, key, func(_ []byte, id uint64) { cand[id] = true }); err != nil {
-			return err
-		}
+	if err := scanPrefixes(k.db, k.bandKeys(sig), func(_ []byte, id uint64) { qs.Keys++; cand[id] = true }); err != nil {
+		return err
 	}
+	qs.Candidates += len(cand)
 	for id := range cand {
 		rec, err := docRecord(k.db, id)
 		if err != nil {

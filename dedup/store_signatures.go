@@ -189,14 +189,15 @@ func (k *sigKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 	return StoredDoc{ID: id, URL: string(rec)}, nil
 }
 
-func (k *sigKind) query(sd signed, found func(id uint64, distance int, similarity float64, verified bool)) error {
+func (k *sigKind) query(sd signed, qs *QueryStats, found func(id uint64, distance int, similarity float64, verified bool)) error {
 	sigs := sd.(sigSigned)
 	shared := map[uint64]int{}
 	for _, sig := range sigs {
-		if err := scanKeys(k.db, sigKey(k.gen, sig), func(_ []byte, id uint64) { shared[id]++ }); err != nil {
+		if err := scanKeys(k.db, sigKey(k.gen, sig), func(_ []byte, id uint64) { qs.Keys++; shared[id]++ }); err != nil {
 			return err
 		}
 	}
+	qs.Candidates += len(shared)
 	for id, n := range shared {
 		gv, err := dbValue(k.db, genDocKey(k.gen, id))
 		if err != nil {

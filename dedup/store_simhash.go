@@ -67,7 +67,7 @@ func (sd simSigned) record() []byte {
 	return rec
 }
 
-func newSimKind(db *pebble.DB, k int, threshold float64) (*simKind, error) {
+func newSimKind(db *pebble.DB, sk sketcher, k int, threshold float64) (*simKind, error) {
 	layout, err := PlanLayout(k, storeLayoutN, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrStore, err)
@@ -76,10 +76,6 @@ func newSimKind(db *pebble.DB, k int, threshold float64) (*simKind, error) {
 		return nil, fmt.Errorf("%w: threshold %v not in [0,1]", ErrStore, threshold)
 	}
 	norm, err := NewNormalizer(Options{Shingles: storeSimShingles})
-	if err != nil {
-		return nil, err
-	}
-	sk, err := newSketcher()
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +92,15 @@ func (s *Store) Layout() Layout {
 
 func (k *simKind) sign(e Entry) (signed, bool) {
 	sd := simSigned{fp: e.Fingerprint, verify: k.threshold > 0}
+	if !e.HasFingerprint && sd.verify && k.oph != nil {
+		// One tokenisation for the fingerprint and the sketch.
+		hashes, fp, ok := k.sketcher.norm.HashesAndFingerprint(e.Text, k.norm)
+		if !ok {
+			return nil, false
+		}
+		sd.fp, sd.sketch = fp, k.bbit(hashes)
+		return sd, true
+	}
 	if !e.HasFingerprint {
 		fp, ok := k.norm.Fingerprint(e.Text)
 		if !ok {
@@ -165,7 +170,7 @@ func (k *simKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 // store that verifies, a candidate whose sketch and the query's estimate
 // a Jaccard similarity under the threshold is dropped, and one of them
 // without a sketch is reported unverified.
-func (k *simKind) query(sd signed, found func(id uint64, distance int, similarity float64, verified bool)) error {
+func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, distance int, similarity float64, verified bool)) error {
 	q := sd.(simSigned)
 	near := map[uint64]int{} // id -> distance
 	for ti := range k.tables {
@@ -180,6 +185,7 @@ func (k *simKind) query(sd signed, found func(id uint64, distance int, similarit
 			hi = tableKey(ti, top+1)
 		}
 		err := scanRange(k.db, lo, hi, 10, func(key []byte, id uint64) {
+			qs.Keys++
 			if d := bits.OnesCount64(binary.BigEndian.Uint64(key[2:10]) ^ p); d <= k.k {
 				near[id] = d
 			}
@@ -188,6 +194,7 @@ func (k *simKind) query(sd signed, found func(id uint64, distance int, similarit
 			return err
 		}
 	}
+	qs.Candidates += len(near)
 	for id, d := range near {
 		unverified := 1 - float64(d)/64
 		if k.threshold == 0 || q.sketch == nil {
