@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"time"
 
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/internal/jsonl"
@@ -151,21 +153,48 @@ type IndexAnswer struct {
 	Error string `json:"error,omitempty"`
 }
 
+// IndexQuerySummary counts what an index query did, and how long its
+// lookups took.
+type IndexQuerySummary struct {
+	// Queried counts the records looked up; WithDuplicates those that
+	// matched a held document, and Matches the matches.
+	Queried, WithDuplicates, Matches int
+	// Errors counts the records that could not be read or signed.
+	Errors int
+	// P50, P99 and Max are the lookup times (signing included) of the
+	// queried records, in microseconds.
+	P50, P99, Max float64
+	// Candidates are the held documents checked per lookup (see
+	// dedup.QueryStats): mean, 99th percentile, maximum.
+	CandidatesMean               float64
+	CandidatesP99, CandidatesMax int
+}
+
+// String formats the summary as winnow index query prints it.
+func (s IndexQuerySummary) String() string {
+	return fmt.Sprintf("%d records queried, %d with duplicates (%d matches), %d errors; lookup p50 %.0f µs, p99 %.0f µs, max %.0f µs; candidates checked per lookup mean %.1f, p99 %d, max %d",
+		s.Queried, s.WithDuplicates, s.Matches, s.Errors, s.P50, s.P99, s.Max, s.CandidatesMean, s.CandidatesP99, s.CandidatesMax)
+}
+
 // IndexQuery looks up every record of r (see ScanIndexRecords) in st and
 // writes one IndexAnswer per record to w as a JSON line, in input order.
 // A record that cannot be read or signed gives an answer with Error; other
 // failures stop the query. It stops with ctx's error when ctx is
-// cancelled.
-func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, w io.Writer) error {
+// cancelled. The summary keeps 16 bytes per record queried.
+func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, w io.Writer) (IndexQuerySummary, error) {
+	var sum IndexQuerySummary
+	var times []time.Duration
+	var cands []int
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return ScanIndexRecords(r, name, func(rec IndexRecord) error {
+	err := ScanIndexRecords(r, name, func(rec IndexRecord) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		a := IndexAnswer{URL: rec.URL, Line: rec.Line, Duplicates: []IndexMatch{}, Error: rec.Err}
 		if a.Error == "" {
-			err := st.Query(dedup.Entry{URL: rec.URL, Text: rec.Text}, func(m dedup.Match) {
+			start := time.Now()
+			qs, err := st.QueryStats(dedup.Entry{URL: rec.URL, Text: rec.Text}, func(m dedup.Match) {
 				im := IndexMatch{URL: m.URL, Similarity: m.Similarity, Verified: m.Verified}
 				if m.Distance >= 0 {
 					im.Distance = &m.Distance
@@ -177,10 +206,33 @@ func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, 
 				a.Error = "no words to sign"
 			case err != nil:
 				return err
+			default:
+				times = append(times, time.Since(start))
+				cands = append(cands, qs.Candidates)
 			}
+		}
+		if a.Error != "" {
+			sum.Errors++
+		} else if len(a.Duplicates) > 0 {
+			sum.WithDuplicates++
+			sum.Matches += len(a.Duplicates)
 		}
 		return enc.Encode(a)
 	})
+	sum.Queried = len(times)
+	if n := len(times); n > 0 {
+		slices.Sort(times)
+		slices.Sort(cands)
+		µs := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+		sum.P50, sum.P99, sum.Max = µs(times[n/2]), µs(times[n*99/100]), µs(times[n-1])
+		total := 0
+		for _, c := range cands {
+			total += c
+		}
+		sum.CandidatesMean = float64(total) / float64(n)
+		sum.CandidatesP99, sum.CandidatesMax = cands[n*99/100], cands[n-1]
+	}
+	return sum, err
 }
 
 // IndexDelete removes the documents of urls from st and returns the URLs

@@ -41,8 +41,12 @@ func TestIndexAddQueryDelete(t *testing.T) {
 	}
 	var out bytes.Buffer
 	q := line("https://b.example/copy", text) + "{\n" + line("https://b.example/empty", "")
-	if err := pipeline.IndexQuery(context.Background(), strings.NewReader(q), "q.jsonl", st, &out); err != nil {
+	qsum, err := pipeline.IndexQuery(context.Background(), strings.NewReader(q), "q.jsonl", st, &out)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if qsum.Queried != 1 || qsum.WithDuplicates != 1 || qsum.Errors != 2 || qsum.CandidatesMax < 1 {
+		t.Errorf("query summary %+v", qsum)
 	}
 	var answers []pipeline.IndexAnswer
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {

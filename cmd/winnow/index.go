@@ -78,12 +78,18 @@ func (f *indexFlags) queryCmd() *cobra.Command {
 documents it matches, each with its url and similarity (1 - distance/64 and
 the Hamming distance for SimHash; the estimated Jaccard similarity for
 MinHash; the share of signatures in common otherwise). A record that cannot
-be read, or has no words, gives a line with "error".`,
+be read, or has no words, gives a line with "error". A summary on standard
+error counts the records with duplicates and gives the lookup times (p50,
+p99, max) and the held documents checked per lookup.`,
 		Args: exactArgs(1),
 		RunE: f.withStore(func(cmd *cobra.Command, args []string, st *dedup.Store) error {
 			return withInput(args[0], func(r io.Reader) error {
 				return withOutput(f.out, cmd.OutOrStdout(), func(w io.Writer) error {
-					return pipeline.IndexQuery(cmd.Context(), r, args[0], st, w)
+					sum, err := pipeline.IndexQuery(cmd.Context(), r, args[0], st, w)
+					if err == nil {
+						fmt.Fprintln(cmd.ErrOrStderr(), sum)
+					}
+					return err
 				})
 			})
 		}),
