@@ -1,16 +1,12 @@
 package dedup
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestStoreMatchesIndex: the persistent store answers every query as the
@@ -141,84 +137,6 @@ func TestStoreConcurrent(t *testing.T) {
 		}
 	}()
 	wg.Wait()
-}
-
-// BenchmarkStoreQuery: 1,000,000 fingerprints added in batches of 10,000,
-// then k=3 queries of stored fingerprints; reports the disk bytes per
-// document and the p50 and p99 query times.
-func BenchmarkStoreQuery(b *testing.B) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	fps := make([]uint64, 1_000_000)
-	benchStore(b, &StoreOptions{K: 3}, len(fps), func(i int) Entry {
-		fps[i] = rng.Uint64()
-		return fpEntry(benchURL(i), fps[i])
-	}, func() Entry { return fpEntry("", fps[rng.IntN(len(fps))]) })
-}
-
-// BenchmarkStoreQueryMinHash: 200,000 texts of 60 words drawn from a
-// 50,000-word vocabulary added to a MinHash store (threshold 0.8), then
-// queries of stored texts with one word changed (signing included).
-func BenchmarkStoreQueryMinHash(b *testing.B) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	texts := make([]string, 200_000)
-	benchStore(b, &StoreOptions{Method: MethodMinHash}, len(texts), func(i int) Entry {
-		var sb strings.Builder
-		for range 60 {
-			fmt.Fprintf(&sb, "w%d ", rng.IntN(50_000))
-		}
-		texts[i] = sb.String()
-		return Entry{URL: benchURL(i), Text: texts[i]}
-	}, func() Entry {
-		w := strings.Fields(texts[rng.IntN(len(texts))])
-		w[rng.IntN(len(w))] = "changed"
-		return Entry{Text: strings.Join(w, " ")}
-	})
-}
-
-func benchURL(i int) string { return fmt.Sprintf("https://e%d.example/page/%d", i%977, i) }
-
-// benchStore adds n entries to a new store in batches of 10,000 and
-// compacts it, then times one query per iteration; it reports the disk
-// bytes per document, the p50 and p99 query times and the share of
-// queries that found nothing.
-func benchStore(b *testing.B, opts *StoreOptions, n int, entry func(int) Entry, query func() Entry) {
-	st, err := OpenStore(b.TempDir(), opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	for lo := 0; lo < n; lo += 10_000 {
-		batch := make([]Entry, 0, 10_000)
-		for i := lo; i < min(n, lo+10_000); i++ {
-			batch = append(batch, entry(i))
-		}
-		if _, err := st.AddBatch(batch); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := st.db.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	st.db.Compact(context.Background(), []byte("a"), []byte("z"), true)
-	s, _ := st.Stats()
-	times := make([]time.Duration, 0, b.N)
-	missed := 0
-	b.ResetTimer()
-	for b.Loop() {
-		q := query()
-		start := time.Now()
-		found := false
-		st.Query(q, func(Match) { found = true })
-		times = append(times, time.Since(start))
-		if !found {
-			missed++
-		}
-	}
-	b.ReportMetric(float64(s.DiskBytes)/float64(n), "disk-B/doc")
-	b.ReportMetric(float64(missed)/float64(len(times)), "missed")
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
-	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
 }
 
 // fpEntry is an entry with a given SimHash.
