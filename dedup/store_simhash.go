@@ -29,6 +29,33 @@ import (
 // storeLayoutN is the collection size the SimHash tables are planned for.
 const storeLayoutN = 10_000_000
 
+// storeSkew is how many times more fingerprints a table prefix selects
+// among real fingerprints than among uniform ones, which a store of key
+// layout version 4 plans its tables for. Real fingerprints are not
+// uniform: in a store of 1,000,000 generated documents (dedupgen, seed
+// 1) the 4 tables of 16 leading bits planned for uniform fingerprints
+// had a query read 3,899 keys at the median and 36,875 at p99, where
+// uniform ones would read about 61. Planned for 64 times the size, k=3
+// takes 10 tables of 25 leading bits (see the README's winnow index).
+const storeSkew = 64
+
+// storeMaxTables bounds the tables of a version 4 store: each is a key
+// per document (about 12 bytes on disk) and a seek per query.
+const storeMaxTables = 16
+
+// storeLayout is the table layout of a SimHash store: version 3 planned
+// for storeLayoutN uniform fingerprints within DefaultMaxTables tables,
+// version 4 for storeSkew times as many within storeMaxTables. N stays storeLayoutN, the size the layout is described for.
+func storeLayout(k int, skewed bool) (Layout, error) {
+	n, tables := storeLayoutN, 0
+	if skewed {
+		n, tables = n*storeSkew, storeMaxTables
+	}
+	l, err := PlanLayout(k, n, tables)
+	l.N = storeLayoutN
+	return l, err
+}
+
 // storeSimShingles are the features a SimHash store signs, fixed for the
 // key layout version: words and word pairs, as winnow dedup's default.
 var storeSimShingles = []int{1, 2}
@@ -68,7 +95,7 @@ func (sd simSigned) record() []byte {
 }
 
 func newSimKind(db *pebble.DB, sk sketcher, k int, threshold float64) (*simKind, error) {
-	layout, err := PlanLayout(k, storeLayoutN, 0)
+	layout, err := storeLayout(k, sk.oph != nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrStore, err)
 	}
