@@ -168,12 +168,15 @@ type IndexQuerySummary struct {
 	// dedup.QueryStats): mean, 99th percentile, maximum.
 	CandidatesMean               float64
 	CandidatesP99, CandidatesMax int
+	// Keys are the lookup keys read per lookup: mean and 99th percentile.
+	KeysMean float64
+	KeysP99  int
 }
 
 // String formats the summary as winnow index query prints it.
 func (s IndexQuerySummary) String() string {
-	return fmt.Sprintf("%d records queried, %d with duplicates (%d matches), %d errors; lookup p50 %.0f µs, p99 %.0f µs, max %.0f µs; candidates checked per lookup mean %.1f, p99 %d, max %d",
-		s.Queried, s.WithDuplicates, s.Matches, s.Errors, s.P50, s.P99, s.Max, s.CandidatesMean, s.CandidatesP99, s.CandidatesMax)
+	return fmt.Sprintf("%d records queried, %d with duplicates (%d matches), %d errors; lookup p50 %.0f µs, p99 %.0f µs, max %.0f µs; candidates checked per lookup mean %.1f, p99 %d, max %d; keys read mean %.0f, p99 %d",
+		s.Queried, s.WithDuplicates, s.Matches, s.Errors, s.P50, s.P99, s.Max, s.CandidatesMean, s.CandidatesP99, s.CandidatesMax, s.KeysMean, s.KeysP99)
 }
 
 // IndexQuery looks up every record of r (see ScanIndexRecords) in st and
@@ -184,7 +187,7 @@ func (s IndexQuerySummary) String() string {
 func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, w io.Writer) (IndexQuerySummary, error) {
 	var sum IndexQuerySummary
 	var times []time.Duration
-	var cands []int
+	var cands, keys []int
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	err := ScanIndexRecords(r, name, func(rec IndexRecord) error {
@@ -209,6 +212,7 @@ func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, 
 			default:
 				times = append(times, time.Since(start))
 				cands = append(cands, qs.Candidates)
+				keys = append(keys, qs.Keys)
 			}
 		}
 		if a.Error != "" {
@@ -225,12 +229,17 @@ func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, 
 		slices.Sort(cands)
 		µs := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
 		sum.P50, sum.P99, sum.Max = µs(times[n/2]), µs(times[n*99/100]), µs(times[n-1])
-		total := 0
-		for _, c := range cands {
-			total += c
+		mean := func(xs []int) float64 {
+			total := 0
+			for _, x := range xs {
+				total += x
+			}
+			return float64(total) / float64(len(xs))
 		}
-		sum.CandidatesMean = float64(total) / float64(n)
+		sum.CandidatesMean, sum.KeysMean = mean(cands), mean(keys)
+		slices.Sort(keys)
 		sum.CandidatesP99, sum.CandidatesMax = cands[n*99/100], cands[n-1]
+		sum.KeysP99 = keys[n*99/100]
 	}
 	return sum, err
 }
