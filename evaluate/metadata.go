@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -112,14 +113,11 @@ func nonEmpty(s *string) *string {
 }
 
 func hostOf(u string) string {
-	h := u
-	if i := strings.Index(h, "://"); i >= 0 {
-		h = h[i+3:]
+	v, err := url.Parse(u)
+	if err != nil {
+		return ""
 	}
-	if i := strings.IndexAny(h, "/?#"); i >= 0 {
-		h = h[:i]
-	}
-	return strings.TrimPrefix(strings.ToLower(h), "www.")
+	return pipeline.Site(v.Hostname())
 }
 
 // DomainHalf puts a site in half 1 or 2 of a set by the parity of the
@@ -237,7 +235,6 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 	}
 	s := &MetaScores{Dataset: ds.Name, Pages: len(ds.Pages)}
 	var titleExact, titleF1 float64
-	var dateOK, authorOK int
 	for i, p := range ds.Pages {
 		o := outs[i]
 		if o.ID != p.ID {
@@ -253,17 +250,8 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 			titleF1 += ps.TitleF1
 		}
 		if ds.Authors {
-			ok := authorCorrect(p.Author, o.Authors)
-			ps.AuthorOK = ok
-			r := &s.AuthorWithout
-			if p.Author != nil {
-				r = &s.AuthorWith
-			}
-			r.Of++
-			if ok {
-				r.Correct++
-				authorOK++
-			}
+			ps.AuthorOK = authorCorrect(p.Author, o.Authors)
+			tally(&s.AuthorWith, &s.AuthorWithout, p.Author != nil, ps.AuthorOK)
 		}
 		switch ds.DateRule {
 		case "htmldate":
@@ -280,15 +268,9 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 			}
 		case "accuracy":
 			ok := dateCorrect(p.Date, o.Published)
+			tally(&s.DateWith, &s.DateWithout, p.Date != nil, ok)
 			ps.Date = "wrong"
-			r := &s.DateWithout
-			if p.Date != nil {
-				r = &s.DateWith
-			}
-			r.Of++
 			if ok {
-				r.Correct++
-				dateOK++
 				ps.Date = "ok"
 			}
 		}
@@ -299,7 +281,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 		s.TitleExact, s.TitleF1 = ptr(titleExact/n), ptr(titleF1/n)
 	}
 	if ds.Authors {
-		s.AuthorAccuracy = ptr(float64(authorOK) / n)
+		s.AuthorAccuracy = ptr(float64(s.AuthorWith.Correct+s.AuthorWithout.Correct) / n)
 	}
 	switch ds.DateRule {
 	case "htmldate":
@@ -307,9 +289,22 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 		s.DateP, s.DateR = ptr(fdiv(tp, tp+fp)), ptr(fdiv(tp, tp+fn))
 		s.DateF, s.DateAccuracy = ptr(fdiv(2*tp, 2*tp+fp+fn)), ptr(tp/n)
 	case "accuracy":
-		s.DateAccuracy = ptr(float64(dateOK) / n)
+		s.DateAccuracy = ptr(float64(s.DateWith.Correct+s.DateWithout.Correct) / n)
 	}
 	return s, nil
+}
+
+// tally counts one page, right or not, in the ratio of pages with a gold
+// value or in that of pages without.
+func tally(with, without *Ratio, hasGold, ok bool) {
+	r := without
+	if hasGold {
+		r = with
+	}
+	r.Of++
+	if ok {
+		r.Correct++
+	}
 }
 
 func ptr(f float64) *float64 { f = round4(f); return &f }

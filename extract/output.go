@@ -54,21 +54,17 @@ func (p *Page) Words() (all, kept int) {
 	return all, kept
 }
 
-// Markdown returns the main content as Markdown: headings with #, list
-// items with - (or 1. in ordered lists), quotes with >, code fenced, and
-// the cells of one table row on one line separated by |.
-func (p *Page) Markdown() string {
-	return p.markdown()
-}
-
 // MarkdownDocument is Markdown opened by the page's metadata as a YAML
 // front-matter block (see metadata.Metadata.FrontMatter), when the
 // metadata stage found any.
 func (p *Page) MarkdownDocument() string {
-	return p.Meta.FrontMatter() + p.markdown()
+	return p.Meta.FrontMatter() + p.Markdown()
 }
 
-func (p *Page) markdown() string {
+// Markdown returns the main content as Markdown: headings with #, list
+// items with - (or 1. in ordered lists), quotes with >, code fenced, and
+// the cells of one table row on one line separated by |.
+func (p *Page) Markdown() string {
 	var sb strings.Builder
 	blocks := p.ContentBlocks()
 	for i := 0; i < len(blocks); i++ {

@@ -12,7 +12,7 @@ import (
 // Bounds of what the walk keeps: a page is read in one pass, and these
 // keep a hostile page from making the pass hold much.
 const (
-	maxKept   = 32       // h1s, bylines, time elements, dated lines kept
+	maxKept   = 32       // bylines, time elements, dated lines kept
 	maxLDText = 1 << 20  // JSON-LD bytes parsed in all
 	maxLine   = 200      // a byline or dated line longer than this is text
 	maxValues = 64       // values kept per meta key
@@ -32,7 +32,6 @@ type collector struct {
 	micro        map[string][]string // itemprop (and RDFa property) of other elements
 	ld           ldInfo
 	ldTexts      []string
-	h1s          []string
 	titleTag     string
 	htmlLang     string
 	canon        string
@@ -42,8 +41,9 @@ type collector struct {
 	shown        []shown    // <time> elements and short lines whose class says date, in document order
 	heads        []*heading // the first maxHeads <h1>s, with the text below each
 	anchor       *heading   // the headline among them (see headline)
+	agreed       bool       // a structured title names the anchor (or the page has none)
+	site         valued     // the site's own name (siteName)
 	pos          int        // bytes of text walked so far
-	prevText     string     // the text before, below the headline: a label such as "Updated"
 	labelledDate string     // the first text a "Date:"/"Published:" label names a date with
 	labelWait    int        // text nodes still to look at after a label that stood alone
 	relTags      []string
@@ -88,22 +88,31 @@ func (h *heading) follow(t string) {
 	h.after = append(append(h.after, t...), ' ')
 }
 
-// headline picks the page's headline among its first <h1>s: the first
-// that agrees with a structured title (JSON-LD headline, og:title,
-// <title>), else the first.
-func (c *collector) headline() *heading {
-	if len(c.heads) == 0 {
-		return nil
-	}
-	refs := []string{c.ld.headline, firstOf(c.metas["og:title"]), c.titleTag}
-	for _, h := range c.heads {
+// headline picks the page's headline among its first <h1>s, with the
+// site's name cut off: the first that agrees with a structured title (see
+// titleRefs) or, on a page without one, the first; an <h1> that is the
+// site's name is passed over. Without such a one it is the first <h1>,
+// not agreed: the dates are still placed against it.
+func (c *collector) headline(site string) (h *heading, agreed bool) {
+	refs := c.titleRefs()
+	for i, h := range c.heads {
+		t := cutSite(h.text, site)
+		if sameText(t, site) {
+			continue
+		}
+		if len(refs) == 0 && i == 0 {
+			return h, true
+		}
 		for _, r := range refs {
-			if r != "" && agrees(h.text, r) {
-				return h
+			if agrees(t, r.val) {
+				return h, true
 			}
 		}
 	}
-	return c.heads[0]
+	if len(c.heads) > 0 {
+		return c.heads[0], false
+	}
+	return nil, false
 }
 
 // afterHeadline is the text below the headline ("" without one).
@@ -134,7 +143,9 @@ func collect(doc *html.Node) *collector {
 	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}}
 	c.walk(doc, false)
 	c.ld = parseLD(c.ldTexts, &c.warnings)
-	c.anchor = c.headline()
+	c.site = c.siteName()
+	c.site.val = clip(c.site.val)
+	c.anchor, c.agreed = c.headline(c.site.val)
 	return c
 }
 
@@ -166,12 +177,13 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 		}
 	}
 	if n.Type == html.ElementNode {
-		author, date, comments := attrKinds(n)
-		h := ""
-		if author || date || n.DataAtom == atom.Time {
-			h = hint(n) // built only for the few elements that need it
+		var k kinds
+		var comments bool
+		k.author, k.date, comments = attrKinds(n)
+		if k.author || k.date {
+			k.hint = hint(n) // built only for the few elements that need it
 		}
-		if !c.element(n, h, inComments) {
+		if !c.element(n, k, inComments) {
 			return
 		}
 		inComments = inComments || comments
@@ -182,7 +194,7 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 }
 
 // element records what n says; false skips its children.
-func (c *collector) element(n *html.Node, h string, inComments bool) bool {
+func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 	switch n.DataAtom {
 	case atom.Html:
 		c.htmlLang = strings.TrimSpace(attr(n, "lang"))
@@ -234,12 +246,9 @@ func (c *collector) element(n *html.Node, h string, inComments bool) bool {
 	case atom.Style, atom.Template, atom.Svg:
 		return false
 	case atom.H1:
-		if len(c.h1s) < maxKept && !inComments {
+		if len(c.heads) < maxHeads && !inComments {
 			if t := text(n); t != "" {
-				c.h1s = append(c.h1s, t)
-				if len(c.heads) < maxHeads {
-					c.heads = append(c.heads, &heading{text: t, pos: c.pos})
-				}
+				c.heads = append(c.heads, &heading{text: t, pos: c.pos})
 			}
 		}
 	case atom.Time:
@@ -271,7 +280,7 @@ func (c *collector) element(n *html.Node, h string, inComments bool) bool {
 		c.add(c.micro, p, itemValue(n)) // RDFa
 	}
 	if !inComments {
-		c.lines(n, h)
+		c.lines(n, k)
 	}
 	return true
 }
@@ -297,10 +306,17 @@ func (c *collector) microdata(n *html.Node, props string) {
 	}
 }
 
+// kinds is what an element's class, id, rel and itemprop say (attrKinds),
+// with the hint itself when they name an author or a date line.
+type kinds struct {
+	author, date bool
+	hint         string
+}
+
 // lines keeps the short author and date lines a page shows near its
 // headline, by what their class or id say.
-func (c *collector) lines(n *html.Node, h string) {
-	author, date := hintKinds(h)
+func (c *collector) lines(n *html.Node, k kinds) {
+	author, date, h := k.author, k.date, k.hint
 	if !author && !date {
 		c.byLine(n)
 		return
@@ -411,28 +427,6 @@ var (
 	authorHints = []string{"author", "byline", "writer", "autor", "auteur", "автор", "creator"}
 	dateHints   = []string{"date", "time", "publish", "posted", "meta", "datum"}
 )
-
-// hintKinds says whether a hint names an author line and a date line, in
-// one pass over it (it runs on every element with a class or id).
-func hintKinds(h string) (author, date bool) {
-	for i := 0; i < len(h); i++ {
-		switch h[i] {
-		case 'a', 'b', 'w', 'c', 0xd0:
-			for _, w := range authorHints {
-				if w[0] == h[i] && strings.HasPrefix(h[i:], w) {
-					author = true
-				}
-			}
-		case 'd', 't', 'p', 'm':
-			for _, w := range dateHints {
-				if w[0] == h[i] && strings.HasPrefix(h[i:], w) {
-					date = true
-				}
-			}
-		}
-	}
-	return author, date
-}
 
 // attrKinds says, without allocating, whether an element's class, id,
 // rel or itemprop names an author line, a date line or a comment

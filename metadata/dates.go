@@ -460,7 +460,7 @@ func (c *collector) scanDates(now time.Time) date {
 }
 
 // updatedBefore is an update label right before a date.
-var updatedBefore = regexp.MustCompile(`(?i)(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)[^0-9]{0,16}$`)
+var updatedBefore = regexp.MustCompile(`(?i)` + updateLabels + `[^0-9]{0,16}$`)
 
 // firstUnlabelled returns s from its first date not labelled as an
 // update on ("Updated January 8, 2026 · Published March 3, 2021" gives
@@ -493,7 +493,10 @@ func yearEnd(s string) int {
 }
 
 // updateWords open a line that gives a modification date.
-var updateWords = regexp.MustCompile(`(?i)^\s*(?:last\s+)?(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`)
+var updateWords = regexp.MustCompile(`(?i)^\s*(?:last\s+)?` + updateLabels)
+
+// updateLabels are the words that label a modification date.
+const updateLabels = `(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`
 
 // updateLabel says whether a shown date is a modification date.
 func updateLabel(sh shown) bool {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // siteName is the site's own name for itself.
@@ -26,10 +28,24 @@ func (c *collector) siteName() valued {
 // site's name.
 var titleSeparators = regexp.MustCompile(`\s+[|\-–—:·»/•~]\s+|\s+[|]|[|]\s+|\s*::\s*`)
 
-// title is the headline. The page's first <h1> is the headline when a
-// structured title (JSON-LD headline, og:title, <title>) agrees with it;
-// otherwise the structured title, with the site's name cut off.
-func (c *collector) title(site string) valued {
+// title is the headline: the <h1> headline picked when a structured
+// title agrees with it, otherwise the structured title; either with the
+// site's name cut off.
+func (c *collector) title() valued {
+	if c.agreed {
+		return valued{cutSite(c.anchor.text, c.site.val), SourceHeadline}
+	}
+	for _, r := range c.titleRefs() {
+		if t := cutSite(r.val, c.site.val); t != "" {
+			return valued{t, r.source}
+		}
+	}
+	return valued{}
+}
+
+// titleRefs are the page's structured titles, most trusted first: the
+// JSON-LD headline, og:title and its kin, the <title>.
+func (c *collector) titleRefs() []valued {
 	var refs []valued
 	if c.ld.headline != "" {
 		refs = append(refs, valued{c.ld.headline, SourceJSONLD})
@@ -42,26 +58,7 @@ func (c *collector) title(site string) valued {
 	if c.titleTag != "" {
 		refs = append(refs, valued{c.titleTag, SourceTitleTag})
 	}
-	for i, h := range c.h1s {
-		if i >= 5 {
-			break
-		}
-		h = cutSite(h, site)
-		if len(refs) == 0 && i == 0 && !sameText(h, site) {
-			return valued{h, SourceHeadline}
-		}
-		for _, r := range refs {
-			if agrees(h, r.val) && !sameText(h, site) {
-				return valued{h, SourceHeadline}
-			}
-		}
-	}
-	for _, r := range refs {
-		if t := cutSite(r.val, site); t != "" {
-			return valued{t, r.source}
-		}
-	}
-	return valued{}
+	return refs
 }
 
 // agrees says whether a heading is the headline a structured title
@@ -86,12 +83,9 @@ func agrees(h, title string) bool {
 	return float64(common) >= 0.8*float64(len(hw)) && float64(common) >= 0.5*float64(len(tw))
 }
 
-// words are the lower-cased word tokens of s.
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_'
-	})
-}
+// words are the lower-cased word tokens of s: `\w+` runs, as the
+// metrics split text.
+func words(s string) []string { return textseg.Words(strings.ToLower(s), nil) }
 
 func sameText(a, b string) bool {
 	return a != "" && b != "" && strings.EqualFold(strings.Join(words(a), " "), strings.Join(words(b), " "))
@@ -144,13 +138,7 @@ func size(s string) int {
 	if !hasHan(s) {
 		return len(words(s))
 	}
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) {
-			n++
-		}
-	}
-	return (n + 1) / 2
+	return (len(textseg.Words(s, textseg.IsCJK)) + 1) / 2
 }
 
 var hanSeparators = strings.NewReplacer("_", " | ", "－", " | ", "丨", " | ", "｜", " | ", "——", " | ")

@@ -30,7 +30,11 @@ var (
 		"ReviewNewsArticle", "LiveBlogPosting", "SocialMediaPosting", "DiscussionForumPosting",
 		"Review", "Recipe", "HowTo", "Guide", "Posting", "MedicalWebPage", "QAPage", "Question",
 		"Product", "Event", "Course", "JobPosting", "VideoObject", "PodcastEpisode", "Book", "Thesis")
-	ldPage = set("WebPage", "ItemPage", "AboutPage", "ContactPage", "CollectionPage", "ProfilePage",
+	ldPerson  = set("Person")
+	ldOrg     = set("Organization", "NewsMediaOrganization", "Corporation", "WebSite", "Brand", "LocalBusiness")
+	ldWebSite = set("WebSite")
+	ldCrumbs  = set("BreadcrumbList")
+	ldPage    = set("WebPage", "ItemPage", "AboutPage", "ContactPage", "CollectionPage", "ProfilePage",
 		"SearchResultsPage", "FAQPage", "CheckoutPage", "RealEstateListing")
 )
 
@@ -191,11 +195,11 @@ func summarize(objs []ldObject) ldInfo {
 			page = o.v
 		}
 		switch {
-		case anyOf(o.types, set("WebSite")):
+		case anyOf(o.types, ldWebSite):
 			if info.siteName == "" {
 				info.siteName = str(o.v["name"])
 			}
-		case anyOf(o.types, set("BreadcrumbList")):
+		case anyOf(o.types, ldCrumbs):
 			if len(info.categories) == 0 {
 				info.categories = crumbs(o.v)
 			}
@@ -213,14 +217,15 @@ func summarize(objs []ldObject) ldInfo {
 		fill(&info.headline, str(m["headline"]))
 		fill(&info.name, str(m["name"]))
 		fill(&info.description, str(m["description"]))
+		people, orgs := names(m["author"])
+		if len(people) == 0 {
+			people, _ = names(m["creator"])
+		}
 		if len(info.authors) == 0 {
-			info.authors = names(m["author"])
-			if len(info.authors) == 0 {
-				info.authors = names(m["creator"])
-			}
+			info.authors = people
 		}
 		if len(info.orgAuthors) == 0 {
-			info.orgAuthors = orgNames(m["author"])
+			info.orgAuthors = orgs
 		}
 		fill(&info.published, str(m["datePublished"]))
 		fill(&info.published, str(m["dateCreated"]))
@@ -289,58 +294,43 @@ var tagRe = regexp.MustCompile(`<[^>]*>`)
 
 func stripTags(s string) string { return tagRe.ReplaceAllString(s, " ") }
 
-// orgNames reads the organisations an author value names.
-func orgNames(v any) []string {
-	switch x := v.(type) {
-	case map[string]any:
-		if isOrg(x) {
-			if s := str(x["name"]); s != "" {
-				return []string{s}
-			}
-		}
-	case []any:
-		var out []string
-		for _, e := range x {
-			out = append(out, orgNames(e)...)
-		}
-		return out
-	}
-	return nil
-}
-
+// isOrg says whether an object is an organisation, not a person.
 func isOrg(x map[string]any) bool {
 	ts := types(x["@type"])
-	return len(ts) > 0 && !anyOf(ts, set("Person")) && anyOf(ts, set("Organization", "NewsMediaOrganization", "Corporation", "WebSite", "Brand", "LocalBusiness"))
+	return len(ts) > 0 && !anyOf(ts, ldPerson) && anyOf(ts, ldOrg)
 }
 
-// names reads authors: a string, an object with a name, or an array of them.
-func names(v any) []string {
+// names reads an author value: a string, an object with a name, or an
+// array of them. People and organisations come apart: an organisation as
+// the author is the site, not a byline, and stands in only when no person
+// is named anywhere on the page.
+func names(v any) (people, orgs []string) {
 	switch x := v.(type) {
 	case string:
 		if s := str(x); s != "" && !looksLikeURL(s) {
-			return []string{s}
+			people = []string{s}
 		}
 	case map[string]any:
-		if isOrg(x) {
-			// An organisation as the author is the site, not a byline:
-			// the page's own byline, when it has one, names the person.
-			return nil
-		}
-		if s := str(x["name"]); s != "" {
-			return []string{s}
-		}
-		gn, fn := str(x["givenName"]), str(x["familyName"])
-		if s := strings.TrimSpace(gn + " " + fn); s != "" {
-			return []string{s}
+		s := str(x["name"])
+		switch {
+		case isOrg(x):
+			if s != "" {
+				orgs = []string{s}
+			}
+		case s != "":
+			people = []string{s}
+		default:
+			if s := strings.TrimSpace(str(x["givenName"]) + " " + str(x["familyName"])); s != "" {
+				people = []string{s}
+			}
 		}
 	case []any:
-		var out []string
 		for _, e := range x {
-			out = append(out, names(e)...)
+			p, o := names(e)
+			people, orgs = append(people, p...), append(orgs, o...)
 		}
-		return out
 	}
-	return nil
+	return people, orgs
 }
 
 func imageURL(v any) string {

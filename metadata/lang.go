@@ -1,6 +1,10 @@
 package metadata
 
-import "unicode"
+import (
+	"unicode"
+
+	"github.com/winnow-go/winnow/internal/textseg"
+)
 
 // How far an identified language is trusted over a declared one (see
 // chooseLang). A page's <html lang> is often a template's default ("en"
@@ -58,7 +62,7 @@ func countWords(s string) int {
 	n, inWord := 0, false
 	for _, r := range s {
 		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+		case textseg.IsCJK(r):
 			n++
 			inWord = false
 		case unicode.IsLetter(r):

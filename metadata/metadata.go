@@ -29,29 +29,29 @@ const (
 // Sources maps each filled field (by its JSON key) to where it came from.
 type Metadata struct {
 	// Title is the headline, without the site name a <title> appends.
-	Title   string   `json:"title,omitempty"`
-	Authors []string `json:"authors,omitempty"`
+	Title   string   `json:"title,omitempty" yaml:"title,omitempty"`
+	Authors []string `json:"authors,omitempty" yaml:"authors,omitempty"`
 	// Published and Modified are calendar days, YYYY-MM-DD, as the page
 	// states them (no time-zone conversion); PublishedAt and ModifiedAt
 	// are RFC 3339 when the page also gives the time of day.
-	Published    string   `json:"published,omitempty"`
-	PublishedAt  string   `json:"published_at,omitempty"`
-	Modified     string   `json:"modified,omitempty"`
-	ModifiedAt   string   `json:"modified_at,omitempty"`
-	SiteName     string   `json:"site_name,omitempty"`
-	Description  string   `json:"description,omitempty"`
-	CanonicalURL string   `json:"canonical_url,omitempty"`
-	Image        string   `json:"image,omitempty"`
-	Categories   []string `json:"categories,omitempty"`
-	Tags         []string `json:"tags,omitempty"`
+	Published    string   `json:"published,omitempty" yaml:"published,omitempty"`
+	PublishedAt  string   `json:"published_at,omitempty" yaml:"published_at,omitempty"`
+	Modified     string   `json:"modified,omitempty" yaml:"modified,omitempty"`
+	ModifiedAt   string   `json:"modified_at,omitempty" yaml:"modified_at,omitempty"`
+	SiteName     string   `json:"site_name,omitempty" yaml:"site_name,omitempty"`
+	Description  string   `json:"description,omitempty" yaml:"description,omitempty"`
+	CanonicalURL string   `json:"canonical_url,omitempty" yaml:"canonical_url,omitempty"`
+	Image        string   `json:"image,omitempty" yaml:"image,omitempty"`
+	Categories   []string `json:"categories,omitempty" yaml:"categories,omitempty"`
+	Tags         []string `json:"tags,omitempty" yaml:"tags,omitempty"`
 	// Lang is an ISO 639-1 code and LangConfidence how sure the
 	// identification is (0-1); see Options.Identify.
-	Lang           string            `json:"lang,omitempty"`
-	LangConfidence float64           `json:"lang_confidence,omitempty"`
-	Sources        map[string]string `json:"metadata_sources,omitempty"`
+	Lang           string            `json:"lang,omitempty" yaml:"lang,omitempty"`
+	LangConfidence float64           `json:"lang_confidence,omitempty" yaml:"-"`
+	Sources        map[string]string `json:"metadata_sources,omitempty" yaml:"-"`
 	// Warnings are faults of the page's metadata a user would want to
 	// know about (broken JSON-LD, an absurd date).
-	Warnings []string `json:"-"`
+	Warnings []string `json:"-" yaml:"-"`
 }
 
 // Input is what the caller knows of the page beyond its tree.
@@ -121,8 +121,8 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 	if c.base != nil && base != nil {
 		base = base.ResolveReference(c.base)
 	}
-	m.SiteName = m.pick("site_name", c.siteName())
-	m.Title = m.pick("title", c.title(m.SiteName))
+	m.SiteName = m.pick("site_name", c.site)
+	m.Title = m.pick("title", c.title())
 	if authored(in.PageType) {
 		m.Authors = m.pickList("authors", c.authors())
 	}
@@ -149,20 +149,6 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 		m.Sources = nil
 	}
 	return m
-}
-
-// articleLike says whether the page declares itself an article: a
-// JSON-LD main object of an article kind, or og:type article.
-func (c *collector) articleLike() bool {
-	if len(c.ld.types) > 0 {
-		return true
-	}
-	for _, t := range c.metas["og:type"] {
-		if strings.EqualFold(t, "article") {
-			return true
-		}
-	}
-	return len(c.metas["article:published_time"]) > 0
 }
 
 // valued is a value with its source.
@@ -215,28 +201,11 @@ func clip(s string) string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// frontMatter is the part of Metadata a Markdown document opens with.
-type frontMatter struct {
-	Title        string   `yaml:"title,omitempty"`
-	Authors      []string `yaml:"authors,omitempty"`
-	Published    string   `yaml:"published,omitempty"`
-	Modified     string   `yaml:"modified,omitempty"`
-	SiteName     string   `yaml:"site_name,omitempty"`
-	Description  string   `yaml:"description,omitempty"`
-	CanonicalURL string   `yaml:"canonical_url,omitempty"`
-	Image        string   `yaml:"image,omitempty"`
-	Categories   []string `yaml:"categories,omitempty"`
-	Tags         []string `yaml:"tags,omitempty"`
-	Lang         string   `yaml:"lang,omitempty"`
-}
-
 // FrontMatter is the metadata as a YAML front-matter block ("---" lines
 // around it, a blank line after), for a Markdown document to open with;
 // "" when there is none.
 func (m Metadata) FrontMatter() string {
-	fm := frontMatter{m.Title, m.Authors, m.Published, m.Modified, m.SiteName, m.Description,
-		m.CanonicalURL, m.Image, m.Categories, m.Tags, m.Lang}
-	b, err := yaml.Marshal(fm)
+	b, err := yaml.Marshal(m) // the fields tagged for it: no sources, confidence or warnings
 	if err != nil || string(b) == "{}\n" {
 		return ""
 	}

@@ -26,21 +26,18 @@ func newPerm(n int, seed uint64) perm {
 }
 
 // apply maps x in [0, n) to its image in [0, n).
-func (p perm) apply(x int) int {
-	v := uint64(x)
-	for {
-		v = p.round(v)
-		if v < p.n {
-			return int(v)
-		}
-	}
-}
+func (p perm) apply(x int) int { return p.walk(x, p.round) }
 
 // invert maps an image back to its x: apply(invert(y)) == y.
-func (p perm) invert(y int) int {
-	v := uint64(y)
+func (p perm) invert(y int) int { return p.walk(y, p.unround) }
+
+// walk steps x through the Feistel network (or back) until it lands in
+// [0, n) again: cycle walking keeps a permutation of the power-of-two
+// domain a permutation of [0, n).
+func (p perm) walk(x int, step func(uint64) uint64) int {
+	v := uint64(x)
 	for {
-		v = p.unround(v)
+		v = step(v)
 		if v < p.n {
 			return int(v)
 		}

@@ -18,12 +18,18 @@ type DocStats struct {
 func (s *DocStats) add(o DocStats) {
 	s.Docs += o.Docs
 	s.Bytes += o.Bytes
-	if s.Langs == nil {
-		s.Langs = map[string]int{}
+	s.Langs = addCounts(s.Langs, o.Langs)
+}
+
+// addCounts adds the counts of src to dst, making dst when it is nil.
+func addCounts(dst, src map[string]int) map[string]int {
+	if dst == nil {
+		dst = map[string]int{}
 	}
-	for k, v := range o.Langs {
-		s.Langs[k] += v
+	for k, v := range src {
+		dst[k] += v
 	}
+	return dst
 }
 
 // HistBins is the number of bins of the gold histograms, each 0.05 wide.
@@ -42,12 +48,7 @@ func (s *GoldStats) add(o GoldStats) {
 	s.Families += o.Families
 	s.Copies += o.Copies
 	s.Pairs += o.Pairs
-	if s.Edits == nil {
-		s.Edits = map[string]int{}
-	}
-	for k, v := range o.Edits {
-		s.Edits[k] += v
-	}
+	s.Edits = addCounts(s.Edits, o.Edits)
 	for i := range HistBins {
 		s.OrigHist[i] += o.OrigHist[i]
 		s.CopyHist[i] += o.CopyHist[i]
