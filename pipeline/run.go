@@ -224,7 +224,10 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				rec := opts.Stages.Record(ctx, j.in, sites, sites.Group(j.seq), opts.Record)
+				rec := sites.takeRecord(j.seq)
+				if rec == nil {
+					rec = opts.Stages.Record(ctx, j.in, sites, sites.Group(j.seq), opts.Record)
+				}
 				var buf bytes.Buffer
 				err := WriteRecord(&buf, rec)
 				results <- result{j.seq, rec, buf.Bytes(), err}

@@ -605,7 +605,22 @@ func TestRunSkim(t *testing.T) {
 	if templated < len(inputs)/2 {
 		t.Fatalf("%d pages of %d lost template blocks", templated, len(inputs))
 	}
+	// Read twice, pass 1 labels the sampled pages it parsed (up to
+	// maxKeptBytes of them) and pass 2 writes their records as they are.
+	sites, err := learnSites(t.Context(), []string{path}, Options{Workers: 2, HoldBytes: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := 0
+	for _, r := range sites.done {
+		if r != nil {
+			done++
+		}
+	}
+	if done < len(inputs)/2 {
+		t.Fatalf("pass 1 labelled %d sampled pages of %d", done, len(inputs))
+	}
 	if _, got, _ := runRecordsWith(t, []string{path}, Options{Workers: 2, HoldBytes: -1}); !bytes.Equal(got, want) {
-		t.Error("a run whose pass 1 skimmed the WARC differs from one that held it")
+		t.Error("a run whose pass 1 skimmed the WARC (and labelled its samples) differs from one that held it")
 	}
 }

@@ -246,7 +246,7 @@ func ProcessPages(ctx context.Context, inputs []Input, opts Options, fn func(i i
 	var sites *Sites
 	if !opts.SinglePage {
 		l := NewSiteLearner(ctx, opts, 0)
-		l.keepParsed()
+		l.keepParsed(-1)
 		for _, in := range inputs {
 			if err := l.Add(in); err != nil {
 				l.stop()
