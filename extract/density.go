@@ -233,6 +233,7 @@ func classifyDensity(p *Page) {
 	c.trimEdges()
 	c.keepShortItems()
 	c.keepMainColumn()
+	c.dropReviews()
 }
 
 // keepAuthor keeps the author lines set as headings or paragraphs right

@@ -134,6 +134,9 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("depth: the tokenizer stopped early (%v); the text after that point is lost", err))
 		}
 	}
+	if hasStreamed(dec.Text) {
+		revealStreamed(doc)
+	}
 	p.Doc = doc
 	p.Title, p.Lang = headInfo(doc)
 	p.Blocks, p.names = segment(doc)

@@ -26,7 +26,8 @@ package extract
 //   - pictures: [ReasonCaption], [ReasonCredit], [ReasonLabel];
 //   - what is kept: [ReasonInRegion], [ReasonTitle], [ReasonLead],
 //     [ReasonAuthor], [ReasonSpecList]; on pages of many items, the main
-//     column: [ReasonMainColumn], [ReasonShortItems].
+//     column: [ReasonMainColumn], [ReasonShortItems];
+//   - customers' reviews on a product page: [ReasonReviews].
 const (
 	// ReasonStopper (boilerplate) marks a short block, in the region, that
 	// is the title of a boilerplate section: "Related articles",
@@ -272,4 +273,5 @@ var reasonLegend = map[string]string{
 	ReasonTail:           "a short sign-off line after the article's last longer block",
 	ReasonShortItems:     "a page of short items only: kept rather than leave the page empty",
 	ReasonMainColumn:     "a page of many items or sections: the main column outside page chrome is kept",
+	ReasonReviews:        "on a product page, under an element named for reviews or testimonials",
 }
