@@ -8,7 +8,7 @@ import (
 // BenchmarkClassifyType measures ClassifyType alone on the 181 parsed
 // Scrapinghub pages (one op is the whole set).
 func BenchmarkClassifyType(b *testing.B) {
-	raw, _ := loadBenchPages(b)
+	raw, _ := loadBenchPages(b, "scrapinghub")
 	var pages []*Page
 	for _, r := range raw {
 		p, err := Parse(r, Options{})
@@ -30,7 +30,7 @@ func BenchmarkClassifyType(b *testing.B) {
 // stages), and reports its time as a share of the rest of Extract's:
 // measured in the same loop, the share holds when the machine is busy.
 func BenchmarkClassifyTypeShare(b *testing.B) {
-	pages, _ := loadBenchPages(b)
+	pages, _ := loadBenchPages(b, "scrapinghub")
 	var classify, rest time.Duration
 	for b.Loop() {
 		for _, raw := range pages {
