@@ -41,8 +41,8 @@ func main() {
 		signal.Reset(os.Interrupt, syscall.SIGTERM)
 		cancel()
 	}()
-	err := newRoot().ExecuteContext(ctx)
-	if err == nil && interrupted.Load() {
+	cmd, err := newRoot().ExecuteContextC(ctx)
+	if err == nil && interrupted.Load() && cmd.Annotations[signalEnds] == "" {
 		err = errors.New("interrupted")
 	}
 	if err != nil {

@@ -18,7 +18,7 @@ func newRoot() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
-	root.AddCommand(newExtractCmd(), newRunCmd(), newEvalCmd(), newDedupCmd(), newIndexCmd(), newRulesCmd())
+	root.AddCommand(newExtractCmd(), newRunCmd(), newEvalCmd(), newDedupCmd(), newIndexCmd(), newRulesCmd(), newServeCmd())
 	return root
 }
 
