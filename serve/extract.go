@@ -195,7 +195,7 @@ func (s *Server) handleExtract(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(rec.Text))
 	default:
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		w.Write([]byte(rec.Markdown))
+		w.Write([]byte(rec.FrontMatter() + rec.Markdown))
 	}
 }
 
