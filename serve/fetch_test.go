@@ -83,7 +83,9 @@ func TestFetchRefused(t *testing.T) {
 	// The check is no blanket refusal: the redirecting server itself,
 	// let through, answers (its redirect to itself ends in a page).
 	t.Run("allowed", func(t *testing.T) {
-		srv.fetch.refused = func(ap netip.AddrPort) bool { return ap != redirectorAddr && ap.Addr() != netip.MustParseAddr(tu.Hostname()) }
+		srv.fetch.refused = func(ap netip.AddrPort) bool {
+			return ap != redirectorAddr && ap.Addr() != netip.MustParseAddr(tu.Hostname())
+		}
 		body, _ := json.Marshal(map[string]string{"url": via(target.URL + "/page")})
 		a := do(t, "POST", ts.URL+"/v1/extract?format=text", "application/json", body)
 		if a.code != 200 || !strings.HasPrefix(string(a.body), "Harbour town") || hits.Load() != 1 {
