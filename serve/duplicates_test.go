@@ -45,8 +45,8 @@ func TestDuplicates(t *testing.T) {
 			page := fmt.Sprintf("<html><body><article><p>%s</p></article></body></html>", text)
 			cases := []struct {
 				name, url, ctype, body string
-				matches               []string
-				added                 bool
+				matches                []string
+				added                  bool
 			}{
 				{"text, empty index", dup + "?url=https://a.example/1", "text/plain", text, nil, false},
 				{"text, add", dup + "?add=true&url=https://a.example/1", "text/plain", text, nil, true},
