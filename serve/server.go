@@ -42,7 +42,7 @@ const (
 	DefaultIdleTimeout     = 120 * time.Second
 	DefaultFetchTimeout    = 30 * time.Second
 	DefaultMaxHeaderBytes  = 64 << 10
-	defaultInflightPerCore = 2
+	defaultInflightPerCore = 1
 )
 
 // Config configures a Server. The zero value serves extraction with the
@@ -69,7 +69,7 @@ type Config struct {
 	// times MaxBodyBytes.
 	MaxBatchBytes int64
 	// MaxInflight is the most requests worked on at once; more are
-	// answered 503 with Retry-After. 0 means two per core: labelling is
+	// answered 503 with Retry-After. 0 means one per core: labelling is
 	// work for the CPU, and more at once only lengthens every answer.
 	MaxInflight int
 	// AllowFetch are the hosts whose pages may be fetched when a request
@@ -297,6 +297,10 @@ func (s *Server) admit(rt route, w http.ResponseWriter, r *http.Request) bool {
 		writeError(w, r, http.StatusMethodNotAllowed, rt.method+" only")
 		return false
 	}
+	if rt.limit > 0 && s.full() {
+		s.busy(w, r)
+		return false
+	}
 	return true
 }
 
@@ -320,12 +324,24 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func()
 	case s.slots <- struct{}{}:
 		return func() { <-s.slots }, true
 	default:
-		s.metrics.rejected.WithLabelValues("overload").Inc()
-		w.Header().Set("Retry-After", "1")
-		writeError(w, r, http.StatusServiceUnavailable, fmt.Sprintf("busy: %d requests in progress", s.cfg.MaxInflight))
+		s.busy(w, r)
 		return nil, false
 	}
 }
+
+// busy answers 503 with Retry-After.
+func (s *Server) busy(w http.ResponseWriter, r *http.Request) {
+	s.metrics.rejected.WithLabelValues("overload").Inc()
+	w.Header().Set("Retry-After", "1")
+	writeError(w, r, http.StatusServiceUnavailable, fmt.Sprintf("busy: %d requests in progress", s.cfg.MaxInflight))
+}
+
+// full says every worker slot is taken: a request that arrives then is
+// refused before its body is read, which would cost the busy server
+// time for nothing. (A request admitted on its way in may still find the
+// slots taken once its body is read, and is refused then: a slow client
+// never holds a slot while it sends.)
+func (s *Server) full() bool { return len(s.slots) == cap(s.slots) }
 
 // stripe is the lock of a URL: a duplicate check and the add after it
 // hold it, so two adds of one URL do not interleave.

@@ -65,7 +65,7 @@ then syncs and closes the index. Logs are JSON lines on stderr.`,
 	fl.StringVar(&f.index, "index", "", "near-duplicate index folder, created when missing (see winnow index); needed by /v1/duplicates")
 	fl.StringVar(&f.tokenFile, "token-file", "", "file holding the bearer token that requests must carry")
 	fl.Int64Var(&f.maxBody, "max-body-bytes", serve.DefaultMaxBodyBytes, "largest request body (a batch may be 64 times larger); larger ones get 413")
-	fl.IntVar(&f.maxInflight, "max-inflight", 0, "most requests worked on at once, more get 503 (default: 2 per core)")
+	fl.IntVar(&f.maxInflight, "max-inflight", 0, "most requests worked on at once, more get 503 (default: 1 per core)")
 	fl.StringSliceVar(&f.allowFetch, "allow-fetch", nil, "hosts whose pages may be fetched when a request gives a URL alone (example.com; .example.com with subdomains)")
 	fl.DurationVar(&f.shutdown, "shutdown-timeout", 30*time.Second, "how long requests in progress may take to finish on SIGTERM")
 	return cmd
