@@ -6,10 +6,13 @@
 // the ratio of the 200s per second to the in-process throughput of the
 // same pages (pipeline.Stages.Record on -workers goroutines, measured in
 // the same run, before the server starts). At the end it prints the
-// server's peak resident memory (VmHWM).
+// server's peak resident memory (VmHWM). With -dup it measures
+// /v1/duplicates instead: the {"url","text"} records of a JSONL file are
+// posted as queries, or with -add as queries and adds under new URLs.
 //
 //	go build -o /tmp/winnow ./cmd/winnow
 //	go run ./internal/tools/loadgen -winnow /tmp/winnow -c 1,2,8,64 -d 10s
+//	go run ./internal/tools/loadgen -winnow /tmp/winnow -dup held.jsonl -c 8 -serve-flags "--index /tmp/idx --max-inflight 8"
 package main
 
 import (
@@ -22,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +50,8 @@ func main() {
 
 type options struct {
 	winnow, data, set, extra string
+	dup                      string // JSONL of {"url","text"}: measure /v1/duplicates
+	add                      bool
 	levels                   []int
 	dur                      time.Duration
 	workers                  int
@@ -61,6 +67,8 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&levels, "c", "1,2,8,64", "concurrency levels, comma-separated")
 	fs.DurationVar(&o.dur, "d", 10*time.Second, "time at each level (and for the in-process measure)")
 	fs.IntVar(&o.workers, "workers", 2, "goroutines of the in-process measure")
+	fs.StringVar(&o.dup, "dup", "", `measure /v1/duplicates instead: post the {"url","text"} records of this JSONL file (give the server --index DIR in -serve-flags)`)
+	fs.BoolVar(&o.add, "add", false, "with -dup: query and add (add=true), each record under a new URL")
 	fs.StringVar(&o.extra, "serve-flags", "", "more flags for winnow serve, space-separated (e.g. --max-inflight 8)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -86,6 +94,9 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.dup != "" {
+		return runDup(o, out)
+	}
 	if o.data == "" {
 		if o.data, err = shareddata.Dir(); err != nil {
 			return err
@@ -106,7 +117,9 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "%-6s %9s %8s %8s %8s %7s %9s %8s\n", "conc", "200/s", "p50 ms", "p99 ms", "503 %", "503 p99", "ratio", "p99/p99@1")
 	var unloaded float64
 	for _, c := range o.levels {
-		lv := load(srv.base, pages, c, o.dur)
+		lv := load(c, o.dur, func(client *http.Client, i int) (int, error) {
+			return post(client, srv.base, pages[i%len(pages)])
+		})
 		p50, p99 := lv.ok.quantile(0.5), lv.ok.quantile(0.99)
 		if unloaded == 0 {
 			unloaded = p99
@@ -251,8 +264,9 @@ type level struct {
 	secs     float64
 }
 
-// load posts the pages with c clients for d and collects the answers.
-func load(base string, pages []page, c int, d time.Duration) level {
+// load sends requests (send gets the request's number) with c clients
+// for d and collects the answers.
+func load(c int, d time.Duration, send func(client *http.Client, i int) (int, error)) level {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}, Timeout: time.Minute}
 	var mu sync.Mutex
 	var lv level
@@ -262,9 +276,8 @@ func load(base string, pages []page, c int, d time.Duration) level {
 	for w := range c {
 		wg.Go(func() {
 			for i := w; time.Now().Before(deadline); i += c {
-				p := pages[i%len(pages)]
 				t0 := time.Now()
-				code, err := post(client, base, p)
+				code, err := send(client, i)
 				ms := float64(time.Since(t0).Microseconds()) / 1000
 				mu.Lock()
 				switch {
@@ -300,6 +313,74 @@ func post(client *http.Client, base string, p page) (int, error) {
 	req.Header.Set("Content-Type", "text/html")
 	req.Header.Set("X-Winnow-URL", p.url)
 	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, err
+}
+
+// runDup measures /v1/duplicates: the records of o.dup posted at each
+// concurrency, queried (or queried and added under new URLs with -add).
+func runDup(o options, out io.Writer) error {
+	var recs [][]byte
+	var urls []string
+	err := readJSONL(o.dup, func(b []byte) error {
+		var r struct{ URL, Text string }
+		if err := json.Unmarshal(b, &r); err != nil {
+			return err
+		}
+		recs = append(recs, []byte(r.Text))
+		urls = append(urls, r.URL)
+		return nil
+	})
+	if err != nil || len(recs) == 0 {
+		return fmt.Errorf("-dup %s: %d records (%v)", o.dup, len(recs), err)
+	}
+	srv, err := startServer(o.winnow, strings.Fields(o.extra))
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	fmt.Fprintf(out, "%d records of %s to /v1/duplicates (add=%v)\n", len(recs), o.dup, o.add)
+	fmt.Fprintf(out, "%-6s %9s %8s %8s %8s\n", "conc", "200/s", "p50 ms", "p99 ms", "errors")
+	var seq atomic.Int64
+	for _, c := range o.levels {
+		lv := load(c, o.dur, func(client *http.Client, i int) (int, error) {
+			k := i % len(recs)
+			q := "?url=" + url.QueryEscape(urls[k])
+			if o.add {
+				q = "?add=true&url=" + url.QueryEscape(fmt.Sprintf("%s#loadgen-%d", urls[k], seq.Add(1)))
+			}
+			return postBody(client, srv.base+"/v1/duplicates"+q, "text/plain", recs[k])
+		})
+		fmt.Fprintf(out, "%-6d %9.1f %8.2f %8.2f %8d\n", c, float64(len(lv.ok))/lv.secs, lv.ok.quantile(0.5), lv.ok.quantile(0.99), lv.errors+len(lv.busy))
+	}
+	fmt.Fprintf(out, "server peak RSS (VmHWM): %s\n", srv.peakRSS())
+	return nil
+}
+
+func readJSONL(path string, fn func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+			if err := fn(sc.Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	return sc.Err()
+}
+
+func postBody(client *http.Client, u, ctype string, body []byte) (int, error) {
+	resp, err := client.Post(u, ctype, bytes.NewReader(body))
 	if err != nil {
 		return 0, err
 	}

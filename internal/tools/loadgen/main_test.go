@@ -45,7 +45,9 @@ func TestLoad(t *testing.T) {
 	}))
 	defer ts.Close()
 	begin := time.Now()
-	lv := load(ts.URL, []page{{"https://a.example/", []byte("<p>x</p>")}}, 1, 200*time.Millisecond)
+	lv := load(1, 200*time.Millisecond, func(c *http.Client, i int) (int, error) {
+		return post(c, ts.URL, page{"https://a.example/", []byte("<p>x</p>")})
+	})
 	if d := time.Since(begin); d > 2*time.Second {
 		t.Errorf("the level took %v", d)
 	}
