@@ -11,6 +11,7 @@
 //	winnow index add|query|delete|stats  a persistent near-duplicate index (pipeline.IndexAdd, ...)
 //	winnow rules check|suggest           site XPath/CSS rules (xpathrules.Load, pipeline.SuggestRules)
 //	winnow eval extract|sites|dedup      measure on ../shared/data (evaluate.CompareExtract, ...)
+//	winnow serve                         an HTTP service for crawlers (serve.New)
 //
 // Exit codes: 0 when the command finished, 1 when it could not run
 // (unreadable input, bad options), 2 for usage errors.
