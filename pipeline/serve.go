@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -94,6 +95,36 @@ func (s *SavedSites) Group(rawURL string) string {
 // Sites are the saved templates as Stages.Record takes them; a group
 // without a saved template has none.
 func (s *SavedSites) Sites() *Sites { return s.sites }
+
+// Record is st.Record for a page on its own, with the saved template of
+// its group (Group) when the page still fits it: a page whose blocks
+// share less than minFit of the template's (the site changed its
+// layout) is labelled without it, as a run would relearn the template
+// rather than apply it.
+func (s *SavedSites) Record(ctx context.Context, st *Stages, in Input, ro RecordOptions) *Record {
+	if in.Status != "" {
+		return st.Record(ctx, in, nil, "", ro)
+	}
+	group := s.Group(in.URL)
+	tpl := s.sites.Template(group)
+	if tpl == nil {
+		return st.Record(ctx, in, nil, group, ro)
+	}
+	p, err := st.Parse(in)
+	if err != nil {
+		return st.Record(ctx, in, nil, group, ro) // the page's error record
+	}
+	sig := tpl.Signature
+	if sig == "" {
+		sig = infholder.SigContent
+	}
+	sites := s.sites
+	if tpl.Fit(infholder.NewSample(p, sig)) < minFit {
+		sites = nil
+	}
+	r, _ := st.record(ctx, in, p, sites, group, ro)
+	return r
+}
 
 // JSONInput reads one JSONL input line as winnow run reads it ("url",
 // "html", optional "fetched_at", "score", "content_type"; other fields

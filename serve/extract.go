@@ -152,13 +152,10 @@ func inputError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // record labels one input through the stages, with the saved template of
-// its group: the record winnow run writes for that page alone.
+// its group when the page fits it: the record winnow run writes for that
+// page alone.
 func (s *Server) record(ctx context.Context, in pipeline.Input, ro pipeline.RecordOptions) *pipeline.Record {
-	group := ""
-	if in.Status == "" {
-		group = s.saved.Group(in.URL)
-	}
-	rec := s.cfg.Stages.Record(ctx, in, s.saved.Sites(), group, ro)
+	rec := s.saved.Record(ctx, &s.cfg.Stages, in, ro)
 	s.metrics.pages.WithLabelValues(rec.Status).Inc()
 	return rec
 }

@@ -291,6 +291,27 @@ func TestSameAsRun(t *testing.T) {
 	}
 }
 
+// TestTemplateFit: a page of a group with a saved template that does not
+// fit the template (a new layout) is labelled without it.
+func TestTemplateFit(t *testing.T) {
+	dir := t.TempDir()
+	site := filepath.Join(dir, "site.jsonl")
+	os.WriteFile(site, sitePages(t, 1, 3), 0o644)
+	tpl := filepath.Join(dir, "templates")
+	runRecords(t, site, pipeline.Options{TemplatesDir: tpl})
+	_, ts := start(t, Config{TemplatesDir: tpl})
+	// The new layout keeps the old footer alone: a third of the
+	// template's blocks.
+	page := strings.Replace(string(fixture(t, "news-en.html")), "</body>", siteFooter(0)+"</body>", 1)
+	a := do(t, http.MethodPost, ts.URL+"/v1/extract?blocks=true&url="+url.QueryEscape("https://host0.example/news/redesign.html"), "text/html", []byte(page))
+	if a.code != 200 || !bytes.Contains(a.body, []byte(`"group":"host0.example/news/"`)) {
+		t.Fatalf("got %d %.300s", a.code, a.body)
+	}
+	if bytes.Contains(a.body, []byte(`"stage":"`+infholder.Stage+`"`)) {
+		t.Errorf("the template labelled a page that does not fit it")
+	}
+}
+
 // sitePages is a JSONL of pages of hosts sites, n each, with a per-host
 // menu and footer around a text of their own.
 func sitePages(t *testing.T, sites, n int) []byte {
@@ -301,10 +322,14 @@ func sitePages(t *testing.T, sites, n int) []byte {
 			for p := range 4 {
 				fmt.Fprintf(&text, "<p>Paragraph %d of story %d on site %d tells of the harbour, the ferry, the market and the weather of week %d, in words that no other page of the site repeats: %s.</p>", p, i, s, i*7+p, strings.Repeat(fmt.Sprintf("word%d%d%d ", s, i, p), 3))
 			}
-			page := fmt.Sprintf(`<html><head><title>Story %d</title></head><body><div class="menu"><p>The Daily Harbour of site %d: news of the town and the coast since 1921, every morning.</p><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather and tides</a></li><li><a href="/opinion">Opinion</a></li></ul></div><article><h1>Story %d of site %d</h1>%s</article><div class="footer"><p>Copyright site %d, all rights reserved. Letters to the editor go to the harbour office, open on weekdays.</p><p>Subscribe to the morning edition and get the tide tables of the whole month with it.</p><p><a href="/about">About us</a> <a href="/contact">Contact</a> <a href="/privacy">Privacy</a></p></div></body></html>`, i, s, i, s, text.String(), s)
+			page := fmt.Sprintf(`<html><head><title>Story %d</title></head><body><div class="menu"><p>The Daily Harbour of site %d: news of the town and the coast since 1921, every morning.</p><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather and tides</a></li><li><a href="/opinion">Opinion</a></li></ul></div><article><h1>Story %d of site %d</h1>%s</article>%s</body></html>`, i, s, i, s, text.String(), siteFooter(s))
 			b.Write(pageJSON(fmt.Sprintf("https://host%d.example/news/story-%d.html", s, i), []byte(page)))
 			b.WriteByte('\n')
 		}
 	}
 	return b.Bytes()
+}
+
+func siteFooter(site int) string {
+	return fmt.Sprintf(`<div class="footer"><p>Copyright site %d, all rights reserved. Letters to the editor go to the harbour office, open on weekdays.</p><p>Subscribe to the morning edition and get the tide tables of the whole month with it.</p><p><a href="/about">About us</a> <a href="/contact">Contact</a> <a href="/privacy">Privacy</a></p></div>`, site)
 }
