@@ -25,7 +25,8 @@
 // reading of the body (bounded by the server's read timeout), and then
 // the concurrency limit: at most Config.MaxInflight requests are worked
 // on at once and the others are answered 503 with Retry-After at once,
-// never queued. A slow client holds no worker while it sends its body. A
+// never queued. A slow client holds no worker while it sends its body
+// (a batch takes a worker for each line once the line is read). A
 // panic in a handler is a 500 and a log line. URLs are fetched only for
 // hosts named in Config.AllowFetch, and never from loopback, private,
 // link-local or other non-public addresses: the address is checked after

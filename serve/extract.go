@@ -206,9 +206,9 @@ func (s *Server) batchLineLimit() int {
 // handleBatch answers a JSONL body of pages (winnow run's JSONL input)
 // with a JSONL stream of their records, one per non-empty line, in
 // order, each written as soon as it is made; a line that is not a page
-// gets an error record, as in a run. The batch holds one worker slot,
-// and each line renews the read and write deadlines, so that a long
-// batch is not cut while a stalled one still is.
+// gets an error record, as in a run. Each line takes a worker slot once
+// it is read (see acquireBatch) and renews the read and write deadlines,
+// so that a long batch is not cut while a stalled one still is.
 func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	eq, err := parseExtractQuery(r.URL.Query())
 	if err == nil && eq.format != FormatJSON {
@@ -218,7 +218,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	release, ok := s.acquire(w, r)
+	release, ok := s.acquireBatch(w, r)
 	if !ok {
 		return
 	}
@@ -235,7 +235,13 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			in = pipeline.JSONInput(b, source)
 		}
 		lines++
-		if err := pipeline.WriteRecord(bw, s.record(r.Context(), in, eq.record)); err != nil {
+		done, err := s.waitSlot(r.Context())
+		if err != nil {
+			return err
+		}
+		rec := s.record(r.Context(), in, eq.record)
+		done()
+		if err := pipeline.WriteRecord(bw, rec); err != nil {
 			return err
 		}
 		if err := bw.Flush(); err != nil {

@@ -104,9 +104,9 @@ func TestBodyLimit(t *testing.T) {
 	}
 }
 
-// holdSlot starts a batch whose body never ends: it holds a worker slot
-// until release is called.
-func holdSlot(t *testing.T, u string) (release func()) {
+// holdBatch starts a batch whose body does not end until release is
+// called.
+func holdBatch(t *testing.T, u string) (release func()) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	req, _ := http.NewRequest("POST", u+"/v1/batch", pr)
@@ -119,7 +119,6 @@ func holdSlot(t *testing.T, u string) (release func()) {
 			resp.Body.Close()
 		}
 	}()
-	// The first line's record arrives once the batch holds its slot.
 	pw.Write([]byte(`{"url":"https://a.example/","html":"<p>held</p>"}` + "\n"))
 	time.Sleep(200 * time.Millisecond)
 	return func() {
@@ -128,23 +127,72 @@ func holdSlot(t *testing.T, u string) (release func()) {
 	}
 }
 
-// TestOverload: past MaxInflight requests, the answer is 503 with
-// Retry-After, at once.
-func TestOverload(t *testing.T) {
-	_, ts := start(t, Config{MaxInflight: 1})
-	release := holdSlot(t, ts.URL)
-	begin := time.Now()
-	a := do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/", "text/html", fixture(t, "news-en.html"))
-	jsonError(t, a, http.StatusServiceUnavailable)
-	if a.header.Get("Retry-After") == "" {
-		t.Error("503 without Retry-After")
+// holdSlot takes a worker slot through a request to a test route that
+// waits until release is called.
+func holdSlot(t *testing.T, srv *Server, u string) (release func()) {
+	t.Helper()
+	taken, free := make(chan struct{}), make(chan struct{})
+	srv.routes["/v1/hold"] = route{name: "hold", method: "GET", handle: func(w http.ResponseWriter, r *http.Request) {
+		rel, ok := srv.acquire(w, r)
+		close(taken)
+		if ok {
+			<-free
+			rel()
+		}
+	}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.Get(u + "/v1/hold"); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-taken
+	return func() {
+		close(free)
+		<-done
 	}
-	if d := time.Since(begin); d > time.Second {
-		t.Errorf("the 503 took %v", d)
+}
+
+// TestOverload: past MaxInflight requests, the answer is 503 with
+// Retry-After, at once; a batch too.
+func TestOverload(t *testing.T) {
+	srv, ts := start(t, Config{MaxInflight: 1})
+	release := holdSlot(t, srv, ts.URL)
+	page := fixture(t, "news-en.html")
+	for _, c := range []struct {
+		path, ctype string
+		body        []byte
+	}{
+		{"/v1/extract?url=https://a.example/", "text/html", page},
+		{"/v1/batch", "application/x-ndjson", pageJSON("https://a.example/", page)},
+	} {
+		begin := time.Now()
+		a := do(t, "POST", ts.URL+c.path, c.ctype, c.body)
+		jsonError(t, a, http.StatusServiceUnavailable)
+		if a.header.Get("Retry-After") == "" {
+			t.Error("503 without Retry-After")
+		}
+		if d := time.Since(begin); d > time.Second {
+			t.Errorf("the 503 took %v", d)
+		}
 	}
 	release()
-	if a := do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/", "text/html", fixture(t, "news-en.html")); a.code != 200 {
+	if a := do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/", "text/html", page); a.code != 200 {
 		t.Errorf("after the slot is free: %d %s", a.code, a.body)
+	}
+}
+
+// TestSlowBatch: a batch whose client is slow to send its next line
+// holds no worker slot meanwhile.
+func TestSlowBatch(t *testing.T) {
+	_, ts := start(t, Config{MaxInflight: 1})
+	release := holdBatch(t, ts.URL)
+	defer release()
+	for i := range 3 {
+		if a := do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/", "text/html", fixture(t, "news-en.html")); a.code != 200 {
+			t.Errorf("request %d beside an open batch: %d %s", i, a.code, a.body)
+		}
 	}
 }
 

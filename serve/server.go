@@ -120,7 +120,8 @@ type Server struct {
 	saved   *pipeline.SavedSites
 	store   *dedup.Store
 	docs    atomic.Int64 // documents in the index
-	slots   chan struct{}
+	slots   chan struct{} // worker slots: a request, or a batch line, being worked on
+	batches chan struct{} // open batches
 	stripes [64]sync.Mutex // per URL hash: a query and the add after it
 	fetch   *fetcher
 	metrics *metrics
@@ -143,7 +144,7 @@ type route struct {
 // language identifier, so that the first request does not wait for them.
 func New(cfg Config) (*Server, error) {
 	cfg.ensureDefaults()
-	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxInflight), log: cfg.Logger}
+	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxInflight), batches: make(chan struct{}, cfg.MaxInflight), log: cfg.Logger}
 	var err error
 	if s.saved, err = pipeline.LoadSavedSites(cfg.TemplatesDir); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
@@ -326,6 +327,31 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func()
 	default:
 		s.busy(w, r)
 		return nil, false
+	}
+}
+
+// acquireBatch admits a batch, or answers 503: at most MaxInflight
+// batches are open at once. A batch takes a worker slot for each of its
+// lines once the line is read (waitSlot), so a batch whose client sends
+// slowly holds no slot meanwhile.
+func (s *Server) acquireBatch(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	select {
+	case s.batches <- struct{}{}:
+		return func() { <-s.batches }, true
+	default:
+		s.busy(w, r)
+		return nil, false
+	}
+}
+
+// waitSlot takes a worker slot for a line of an admitted batch, waiting
+// for one; the waiters are bounded by the open batches.
+func (s *Server) waitSlot(ctx context.Context) (release func(), err error) {
+	select {
+	case s.slots <- struct{}{}:
+		return func() { <-s.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 
