@@ -119,9 +119,9 @@ type Server struct {
 	cfg     Config
 	saved   *pipeline.SavedSites
 	store   *dedup.Store
-	docs    atomic.Int64 // documents in the index
-	slots   chan struct{} // worker slots: a request, or a batch line, being worked on
-	batches chan struct{} // open batches
+	docs    atomic.Int64   // documents in the index
+	slots   chan struct{}  // worker slots: a request, or a batch line, being worked on
+	batches chan struct{}  // open batches
 	stripes [64]sync.Mutex // per URL hash: a query and the add after it
 	fetch   *fetcher
 	metrics *metrics
