@@ -155,7 +155,7 @@ func inputError(w http.ResponseWriter, r *http.Request, err error) {
 // its group when the page fits it: the record winnow run writes for that
 // page alone.
 func (s *Server) record(ctx context.Context, in pipeline.Input, ro pipeline.RecordOptions) *pipeline.Record {
-	rec := s.saved.Record(ctx, &s.cfg.Stages, in, ro)
+	rec := s.saved.Load().Record(ctx, &s.cfg.Stages, in, ro)
 	s.metrics.pages.WithLabelValues(rec.Status).Inc()
 	return rec
 }

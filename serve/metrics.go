@@ -51,7 +51,7 @@ func newMetrics(s *Server) *metrics {
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "winnow_index_documents",
 		Help: "Documents in the near-duplicate index."}, func() float64 { return float64(s.docs.Load()) }))
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "winnow_templates",
-		Help: "Site templates loaded."}, func() float64 { return float64(s.saved.Len()) }))
+		Help: "Site templates loaded."}, func() float64 { return float64(s.saved.Load().Len()) }))
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "winnow_max_inflight",
 		Help: "The most requests worked on at once."}, func() float64 { return float64(s.cfg.MaxInflight) }))
 	wrapped := prometheus.WrapRegistererWithPrefix("winnow_", reg)

@@ -264,8 +264,8 @@ func TestSameAsRun(t *testing.T) {
 		want[u] = r
 	}
 	srv, ts := start(t, Config{Stages: stages, TemplatesDir: tpl})
-	if srv.saved.Len() != 3 {
-		t.Fatalf("%d templates loaded, want 3", srv.saved.Len())
+	if srv.saved.Load().Len() != 3 {
+		t.Fatalf("%d templates loaded, want 3", srv.saved.Load().Len())
 	}
 	for _, input := range []string{alone, site} {
 		err := pipeline.ReadInputs([]string{input}, func(in pipeline.Input) error {
@@ -309,6 +309,38 @@ func TestTemplateFit(t *testing.T) {
 	}
 	if bytes.Contains(a.body, []byte(`"stage":"`+infholder.Stage+`"`)) {
 		t.Errorf("the template labelled a page that does not fit it")
+	}
+}
+
+// TestReloadTemplates: templates saved after the start are in force
+// after ReloadTemplates; a folder gone keeps those in force.
+func TestReloadTemplates(t *testing.T) {
+	dir := t.TempDir()
+	tpl := filepath.Join(dir, "templates")
+	os.Mkdir(tpl, 0o755)
+	srv, ts := start(t, Config{TemplatesDir: tpl})
+	page := "https://host0.example/news/story-1.html"
+	group := func() string {
+		var r struct{ Group string }
+		a := do(t, http.MethodPost, ts.URL+"/v1/extract?url="+url.QueryEscape(page), "text/html", fixture(t, "news-en.html"))
+		json.Unmarshal(a.body, &r)
+		return r.Group
+	}
+	if g := group(); g != "host0.example/" || srv.Templates() != 0 {
+		t.Fatalf("group %q, %d templates before", g, srv.Templates())
+	}
+	site := filepath.Join(dir, "site.jsonl")
+	os.WriteFile(site, sitePages(t, 1, 3), 0o644)
+	runRecords(t, site, pipeline.Options{TemplatesDir: tpl})
+	if err := srv.ReloadTemplates(); err != nil {
+		t.Fatal(err)
+	}
+	if g := group(); g != "host0.example/news/" || srv.Templates() != 1 {
+		t.Errorf("group %q, %d templates after", g, srv.Templates())
+	}
+	os.RemoveAll(tpl)
+	if err := srv.ReloadTemplates(); err == nil || srv.Templates() != 1 {
+		t.Errorf("reloading a folder gone: %v, %d templates", err, srv.Templates())
 	}
 }
 

@@ -117,7 +117,7 @@ func (c *Config) ensureDefaults() {
 // the index.
 type Server struct {
 	cfg     Config
-	saved   *pipeline.SavedSites
+	saved   atomic.Pointer[pipeline.SavedSites]
 	store   *dedup.Store
 	docs    atomic.Int64   // documents in the index
 	slots   chan struct{}  // worker slots: a request, or a batch line, being worked on
@@ -145,9 +145,8 @@ type route struct {
 func New(cfg Config) (*Server, error) {
 	cfg.ensureDefaults()
 	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxInflight), batches: make(chan struct{}, cfg.MaxInflight), log: cfg.Logger}
-	var err error
-	if s.saved, err = pipeline.LoadSavedSites(cfg.TemplatesDir); err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+	if err := s.ReloadTemplates(); err != nil {
+		return nil, err
 	}
 	if cfg.IndexDir != "" {
 		if err := s.openIndex(); err != nil {
@@ -157,6 +156,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Token != "" {
 		s.tokenH = sha256.Sum256([]byte(cfg.Token))
 	}
+	var err error
 	if s.fetch, err = newFetcher(cfg.AllowFetch, cfg.FetchTimeout, cfg.MaxBodyBytes); err != nil {
 		s.Close()
 		return nil, err
@@ -169,6 +169,22 @@ func New(cfg Config) (*Server, error) {
 	s.ready.Store(true)
 	return s, nil
 }
+
+// ReloadTemplates reads the templates folder again (a run may have
+// learned or relearned templates since), and puts its templates in force
+// for the requests that start after it. On an error the templates in
+// force stay.
+func (s *Server) ReloadTemplates() error {
+	saved, err := pipeline.LoadSavedSites(s.cfg.TemplatesDir)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	s.saved.Store(saved)
+	return nil
+}
+
+// Templates is the number of saved templates in force.
+func (s *Server) Templates() int { return s.saved.Load().Len() }
 
 // openIndex opens the index, or creates it, and counts its documents.
 func (s *Server) openIndex() error {
@@ -402,7 +418,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "closing"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "templates": s.saved.Len(),
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "templates": s.saved.Load().Len(),
 		"index": s.store != nil, "index_documents": s.docs.Load()})
 }
 

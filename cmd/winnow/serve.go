@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -46,7 +48,8 @@ Safe by default: it listens on loopback, and on any other address only with
 "Authorization: Bearer TOKEN"); bodies over --max-body-bytes are answered
 413; past --max-inflight requests at once it answers 503 with Retry-After;
 it fetches no URL unless --allow-fetch names the host, and never from a
-loopback, private or link-local address. SIGTERM or SIGINT stops it: it
+loopback, private or link-local address. SIGHUP reloads the templates
+folder. SIGTERM or SIGINT stops it: it
 stops accepting, lets requests in progress finish (--shutdown-timeout),
 then syncs and closes the index. Logs are JSON lines on stderr.`,
 		Example: `  winnow serve
@@ -143,9 +146,7 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "templates", f.templates, "index", f.index, "token", cfg.Token != "")
-	select {
-	case err = <-errc:
-	case <-ctx.Done():
+	if err = waitForStop(ctx, errc, srv, logger); err == nil {
 		logger.Info("shutting down", "timeout", f.shutdown.String())
 		sctx, cancel := context.WithTimeout(context.Background(), f.shutdown)
 		err = hs.Shutdown(sctx)
@@ -159,4 +160,26 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	logger.Info("stopped", "error", fmt.Sprint(err))
 	return err
+}
+
+// waitForStop returns nil when ctx is done (SIGTERM, SIGINT), or the
+// error that ended serving; meanwhile every SIGHUP reloads the templates.
+func waitForStop(ctx context.Context, errc <-chan error, srv *serve.Server, logger *slog.Logger) error {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+			return nil
+		case <-hup:
+			if err := srv.ReloadTemplates(); err != nil {
+				logger.Error("templates not reloaded", "error", err.Error())
+			} else {
+				logger.Info("templates reloaded", "templates", srv.Templates())
+			}
+		}
+	}
 }

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/winnow-go/winnow/infholder"
 )
 
 // served is a real winnow serve process started by a test.
@@ -231,5 +233,40 @@ func TestServeUsage(t *testing.T) {
 				t.Errorf("exit %v, want %d:\n%s", err, c.code, out)
 			}
 		})
+	}
+}
+
+// TestServeSIGHUP: SIGHUP puts templates saved after the start in force.
+func TestServeSIGHUP(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, "--templates", dir)
+	templates := func() int {
+		resp, err := http.Get(s.base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r struct{ Templates int }
+		json.NewDecoder(resp.Body).Decode(&r)
+		return r.Templates
+	}
+	if n := templates(); n != 0 {
+		t.Fatalf("%d templates at the start", n)
+	}
+	tpl := &infholder.Template{Version: infholder.TemplateVersion, Group: "a.example/", Signature: infholder.SigContent, Sigs: map[uint32]float64{1: 1}}
+	fh, err := os.Create(filepath.Join(dir, infholder.FileName(tpl.Group)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl.Save(fh)
+	fh.Close()
+	if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; templates() != 1; i++ {
+		if i == 50 {
+			t.Fatalf("the template is not in force 5 s after SIGHUP:\n%s", s.log())
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
