@@ -337,13 +337,7 @@ func (s *Server) authorized(r *http.Request) bool {
 // returns false: under overload a request is refused at once, never
 // queued, so that the accepted ones keep their latency.
 func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	select {
-	case s.slots <- struct{}{}:
-		return func() { <-s.slots }, true
-	default:
-		s.busy(w, r)
-		return nil, false
-	}
+	return s.take(s.slots, w, r)
 }
 
 // acquireBatch admits a batch, or answers 503: at most MaxInflight
@@ -351,9 +345,14 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func()
 // lines once the line is read (waitSlot), so a batch whose client sends
 // slowly holds no slot meanwhile.
 func (s *Server) acquireBatch(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	return s.take(s.batches, w, r)
+}
+
+// take takes a place in sem without waiting, or answers 503.
+func (s *Server) take(sem chan struct{}, w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
 	select {
-	case s.batches <- struct{}{}:
-		return func() { <-s.batches }, true
+	case sem <- struct{}{}:
+		return func() { <-sem }, true
 	default:
 		s.busy(w, r)
 		return nil, false

@@ -175,20 +175,29 @@ func inProcess(pages []page, workers int, d time.Duration) float64 {
 	var st pipeline.Stages
 	st.Record(context.Background(), pipeline.Input{URL: pages[0].url, Body: pages[0].body}, nil, "", pipeline.RecordOptions{}) // build the language models first
 	var n atomic.Int64
+	secs := rounds(workers, d, func(i int) {
+		p := pages[i%len(pages)]
+		st.Record(context.Background(), pipeline.Input{URL: p.url, Body: p.body}, nil, "", pipeline.RecordOptions{})
+		n.Add(1)
+	})
+	return float64(n.Load()) / secs
+}
+
+// rounds calls fn on workers goroutines, goroutine w with w, w+workers,
+// w+2*workers..., until d has passed, and returns the seconds taken.
+func rounds(workers int, d time.Duration, fn func(i int)) float64 {
 	deadline := time.Now().Add(d)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; time.Now().Before(deadline); i += workers {
-				p := pages[i%len(pages)]
-				st.Record(context.Background(), pipeline.Input{URL: p.url, Body: p.body}, nil, "", pipeline.RecordOptions{})
-				n.Add(1)
+				fn(i)
 			}
 		})
 	}
 	wg.Wait()
-	return float64(n.Load()) / time.Since(start).Seconds()
+	return time.Since(start).Seconds()
 }
 
 // server is the winnow serve process.
@@ -270,55 +279,34 @@ func load(c int, d time.Duration, send func(client *http.Client, i int) (int, er
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}, Timeout: time.Minute}
 	var mu sync.Mutex
 	var lv level
-	deadline := time.Now().Add(d)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for w := range c {
-		wg.Go(func() {
-			for i := w; time.Now().Before(deadline); i += c {
-				t0 := time.Now()
-				code, err := send(client, i)
-				ms := float64(time.Since(t0).Microseconds()) / 1000
-				mu.Lock()
-				switch {
-				case err == nil && code == http.StatusOK:
-					lv.ok = append(lv.ok, ms)
-				case err == nil && code == http.StatusServiceUnavailable:
-					lv.busy = append(lv.busy, ms)
-				default:
-					if lv.errors++; lv.firstErr == "" {
-						lv.firstErr = fmt.Sprintf("%d %v", code, err)
-					}
-				}
-				mu.Unlock()
-				if code == http.StatusServiceUnavailable {
-					// A crawler backs off; without a pause the
-					// rejected clients would spin and take the CPU.
-					time.Sleep(5 * time.Millisecond)
-				}
+	lv.secs = rounds(c, d, func(i int) {
+		t0 := time.Now()
+		code, err := send(client, i)
+		ms := float64(time.Since(t0).Microseconds()) / 1000
+		mu.Lock()
+		switch {
+		case err == nil && code == http.StatusOK:
+			lv.ok = append(lv.ok, ms)
+		case err == nil && code == http.StatusServiceUnavailable:
+			lv.busy = append(lv.busy, ms)
+		default:
+			if lv.errors++; lv.firstErr == "" {
+				lv.firstErr = fmt.Sprintf("%d %v", code, err)
 			}
-		})
-	}
-	wg.Wait()
-	lv.secs = time.Since(start).Seconds()
+		}
+		mu.Unlock()
+		if code == http.StatusServiceUnavailable {
+			// A crawler backs off; without a pause the rejected
+			// clients would spin and take the CPU.
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
 	client.CloseIdleConnections()
 	return lv
 }
 
 func post(client *http.Client, base string, p page) (int, error) {
-	req, err := http.NewRequest(http.MethodPost, base+"/v1/extract", bytes.NewReader(p.body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "text/html")
-	req.Header.Set("X-Winnow-URL", p.url)
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, err
+	return postBody(client, base+"/v1/extract?url="+url.QueryEscape(p.url), "text/html", p.body)
 }
 
 // runDup measures /v1/duplicates: the records of o.dup posted at each
