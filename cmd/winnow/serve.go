@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -58,6 +59,12 @@ then syncs and closes the index. Logs are JSON lines on stderr.`,
 		Args:        exactArgs(0),
 		Annotations: map[string]string{signalEnds: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The collector as a run sets it: a request parses a tree
+			// and drops it, as a run's page does, and with Go's default
+			// the service answered 0.6-0.7 of the pages a second the
+			// library labels in process, 0.8 with it (loadgen).
+			batchGC()
+			f.maxInflight = spareProc(f.maxInflight)
 			return runServe(cmd.Context(), f, cmd.ErrOrStderr())
 		},
 	}
@@ -182,4 +189,23 @@ func waitForStop(ctx context.Context, errc <-chan error, srv *serve.Server, logg
 			}
 		}
 	}
+}
+
+// spareProc gives the Go scheduler one processor more than the cores,
+// unless GOMAXPROCS is set, and returns the concurrency limit: the one
+// given, else one request per core. With every core labelling a page, the
+// goroutines that read requests, refuse them (503) and write answers
+// otherwise wait for a labelling goroutine to be preempted: on 2 cores at
+// 8 clients the accepted p99 was 6.3 times the unloaded one and a 503
+// took 150 ms at p99; with the spare processor 1.4 times and 11 ms, for
+// 5-10% fewer pages a second at saturation (loadgen).
+func spareProc(maxInflight int) int {
+	cores := runtime.GOMAXPROCS(0)
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(cores + 1)
+	}
+	if maxInflight == 0 {
+		maxInflight = cores
+	}
+	return maxInflight
 }

@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,6 +95,14 @@ func run(args []string, out io.Writer) error {
 	o, err := parse(args)
 	if err != nil {
 		return err
+	}
+	// The in-process reference gets the collector winnow run and winnow
+	// serve set (cmd/winnow batchGC), unless the environment sets it.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30)
 	}
 	if o.dup != "" {
 		return runDup(o, out)
