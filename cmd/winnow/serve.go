@@ -2,16 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"syscall"
 	"time"
 
@@ -90,7 +85,7 @@ func (f serveFlags) config(logger *slog.Logger) (serve.Config, error) {
 			return serve.Config{}, err
 		}
 	}
-	token, err := readToken(f.tokenFile)
+	token, err := serve.ReadTokenFile(f.tokenFile)
 	if err != nil {
 		return serve.Config{}, err
 	}
@@ -113,27 +108,9 @@ func (f serveFlags) config(logger *slog.Logger) (serve.Config, error) {
 	}, nil
 }
 
-// readToken reads the token file: its first line, trimmed. An empty
-// token is an error, since it would let every request through.
-func readToken(path string) (string, error) {
-	if path == "" {
-		return "", nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("serve: token file: %w", err)
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	token := strings.TrimSpace(line)
-	if token == "" {
-		return "", fmt.Errorf("serve: token file %s is empty", path)
-	}
-	return token, nil
-}
-
 // runServe serves until ctx is cancelled (SIGTERM, SIGINT), then shuts
-// down gracefully: no new connections, requests in progress finish within
-// the shutdown timeout, the index is synced and closed.
+// down gracefully (serve.Server.ListenAndServe); every SIGHUP reloads
+// the templates.
 func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
 	cfg, err := f.config(logger)
@@ -144,51 +121,26 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", f.listen)
-	if err != nil {
-		srv.Close()
-		return err
-	}
-	hs := srv.HTTPServer(f.listen)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	logger.Info("listening", "addr", ln.Addr().String(), "templates", f.templates, "index", f.index, "token", cfg.Token != "")
-	if err = waitForStop(ctx, errc, srv, logger); err == nil {
-		logger.Info("shutting down", "timeout", f.shutdown.String())
-		sctx, cancel := context.WithTimeout(context.Background(), f.shutdown)
-		err = hs.Shutdown(sctx)
-		cancel()
-	}
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	if cerr := srv.Close(); err == nil {
-		err = cerr
-	}
-	logger.Info("stopped", "error", fmt.Sprint(err))
-	return err
-}
-
-// waitForStop returns nil when ctx is done (SIGTERM, SIGINT), or the
-// error that ended serving; meanwhile every SIGHUP reloads the templates.
-func waitForStop(ctx context.Context, errc <-chan error, srv *serve.Server, logger *slog.Logger) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	for {
-		select {
-		case err := <-errc:
-			return err
-		case <-ctx.Done():
-			return nil
-		case <-hup:
-			if err := srv.ReloadTemplates(); err != nil {
-				logger.Error("templates not reloaded", "error", err.Error())
-			} else {
-				logger.Info("templates reloaded", "templates", srv.Templates())
+	reload, done := make(chan struct{}), make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-hup:
+				select {
+				case reload <- struct{}{}:
+				case <-done:
+					return
+				}
+			case <-done:
+				return
 			}
 		}
-	}
+	}()
+	return srv.ListenAndServe(ctx, f.listen, f.shutdown, reload)
 }
 
 // spareProc gives the Go scheduler one processor more than the cores,
