@@ -21,6 +21,7 @@ import (
 	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/par"
+	"github.com/winnow-go/winnow/internal/textseg"
 	"github.com/winnow-go/winnow/pipeline"
 )
 
@@ -337,20 +338,7 @@ func authorCorrect(gold *string, out []string) bool {
 		return o == ""
 	}
 	a, b := parts(normMeta(*gold)), parts(o)
-	if len(a) != len(b) || len(a) == 0 {
-		return false
-	}
-	count := map[string]int{}
-	for _, x := range a {
-		count[x]++
-	}
-	for _, x := range b {
-		if count[x] == 0 {
-			return false
-		}
-		count[x]--
-	}
-	return true
+	return len(a) == len(b) && len(a) > 0 && textseg.Common(a, b) == len(a)
 }
 
 func parts(s string) []string {

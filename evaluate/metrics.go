@@ -229,17 +229,7 @@ func bagScore(gt, ot []string) PRF {
 		}
 		return PRF{}
 	}
-	counts := make(map[string]int, len(gt))
-	for _, t := range gt {
-		counts[t]++
-	}
-	common := 0
-	for _, t := range ot {
-		if counts[t] > 0 {
-			counts[t]--
-			common++
-		}
-	}
+	common := textseg.Common(gt, ot)
 	p := float64(common) / float64(len(ot))
 	r := float64(common) / float64(len(gt))
 	return PRF{p, r, f1(p, r)}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 
@@ -107,6 +108,23 @@ func (c *classifier) chromeTest() func(*html.Node) bool {
 	for _, b := range c.page.Blocks {
 		total += b.Words
 	}
+	return underAny(func(n *html.Node) bool {
+		switch n.DataAtom {
+		case atom.Nav, atom.Aside, atom.Menu:
+			return true
+		case atom.Header, atom.Footer:
+			return !c.inContentSection(n)
+		case atom.Form:
+			return 2*c.wordsUnder(n) < total
+		}
+		return false
+	})
+}
+
+// underAny returns a test of whether a node or one of its ancestor
+// elements satisfies own; the answers are remembered per element, so
+// testing every block of a page walks each ancestor once.
+func underAny(own func(*html.Node) bool) func(*html.Node) bool {
 	memo := map[*html.Node]bool{}
 	var in func(n *html.Node) bool
 	in = func(n *html.Node) bool {
@@ -116,18 +134,7 @@ func (c *classifier) chromeTest() func(*html.Node) bool {
 		if v, ok := memo[n]; ok {
 			return v
 		}
-		v := false
-		switch n.DataAtom {
-		case atom.Nav, atom.Aside, atom.Menu:
-			v = true
-		case atom.Header, atom.Footer:
-			v = !c.inContentSection(n)
-		case atom.Form:
-			v = 2*c.wordsUnder(n) < total
-		}
-		if !v {
-			v = in(n.Parent)
-		}
+		v := own(n) || in(n.Parent)
 		memo[n] = v
 		return v
 	}
@@ -208,17 +215,11 @@ func firstLink(n *html.Node) *html.Node {
 // a run of at least five digits (a story ID: /news/health-22025100,
 // /a63515464/) or a year and month as path segments (/2013/04/...).
 func articleURL(href string) bool {
-	path := href
-	if i := strings.Index(path, "://"); i >= 0 {
-		if j := strings.IndexByte(path[i+3:], '/'); j >= 0 {
-			path = path[i+3+j:]
-		} else {
-			return false
-		}
+	u, err := url.Parse(href)
+	if err != nil {
+		return false
 	}
-	if i := strings.IndexAny(path, "?#"); i >= 0 {
-		path = path[:i]
-	}
+	path := u.Path
 	digits := 0
 	for i := 0; i < len(path); i++ {
 		if path[i] >= '0' && path[i] <= '9' {
@@ -231,8 +232,7 @@ func articleURL(href string) bool {
 	}
 	segs := strings.Split(path, "/")
 	for i := 0; i+1 < len(segs); i++ {
-		if len(segs[i]) == 4 && (strings.HasPrefix(segs[i], "19") || strings.HasPrefix(segs[i], "20")) && allDigits(segs[i]) &&
-			len(segs[i+1]) >= 1 && len(segs[i+1]) <= 2 && allDigits(segs[i+1]) {
+		if yearSegment(segs[i]) && len(segs[i+1]) >= 1 && len(segs[i+1]) <= 2 && allDigits(segs[i+1]) {
 			return true
 		}
 	}

@@ -703,6 +703,11 @@ func (ts *typeScan) link(n *html.Node) {
 	}
 }
 
+// yearSegment reports whether a URL path segment is a year (19xx, 20xx).
+func yearSegment(seg string) bool {
+	return len(seg) == 4 && (strings.HasPrefix(seg, "19") || strings.HasPrefix(seg, "20")) && allDigits(seg)
+}
+
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -911,7 +916,7 @@ func scanURL(s *typeSignals, host, path, query string) {
 			}
 			s.f[fURLSlugWords] = float64(strings.Count(low, "-") + strings.Count(low, "_"))
 		}
-		if len(low) == 4 && (strings.HasPrefix(low, "19") || strings.HasPrefix(low, "20")) && allDigits(low) {
+		if yearSegment(low) {
 			s.f[fURLYear]++
 		}
 		if low != "" && allDigits(low) {

@@ -1,8 +1,6 @@
 package extract
 
 import (
-	"strings"
-
 	"golang.org/x/net/html"
 )
 
@@ -29,44 +27,26 @@ func (c *classifier) dropReviews() {
 	if p.Type != TypeProduct {
 		return
 	}
-	memo := map[*html.Node]bool{}
+	reviews := underAny(reviewNamed)
 	for _, b := range p.Blocks {
 		if b.Label != Content || b.Firm || b.Kind == Title || !onlyDensity(b) {
 			continue
 		}
-		if underReviews(b.Node, memo) {
+		if reviews(b.Node) {
 			b.Label = Boilerplate
 			b.Vote(StageDensity, ReasonReviews, -1)
 		}
 	}
 }
 
-// underReviews reports whether n or an ancestor has a class or id word
-// that begins with one of reviewParts.
-func underReviews(n *html.Node, memo map[*html.Node]bool) bool {
-	if n == nil || n.Type != html.ElementNode {
-		return false
-	}
-	if v, ok := memo[n]; ok {
-		return v
-	}
-	v := false
+// reviewNamed reports whether an element's class or id has a word that
+// begins with one of reviewParts.
+func reviewNamed(n *html.Node) bool {
 	var buf [16]string
 	for _, a := range n.Attr {
-		if a.Key != "class" && a.Key != "id" {
-			continue
-		}
-		for _, t := range nameTokens(a.Val, buf[:0]) {
-			for _, r := range reviewParts {
-				if strings.HasPrefix(t, r) {
-					v = true
-				}
-			}
+		if (a.Key == "class" || a.Key == "id") && prefixIn(nameTokens(a.Val, buf[:0]), reviewParts) != "" {
+			return true
 		}
 	}
-	if !v {
-		v = underReviews(n.Parent, memo)
-	}
-	memo[n] = v
-	return v
+	return false
 }

@@ -26,9 +26,19 @@ import (
 // streamedCall matches the completion calls of streamed parts.
 var streamedCall = regexp.MustCompile(`\$R([CS])\(\s*"([^"]+)"\s*,\s*"([^"]+)"`)
 
-// hasStreamed is a cheap test on the raw page for revealStreamed's calls.
+// hasStreamed is a cheap test on the raw page for revealStreamed's calls
+// ("$RC(" or "$RS("), in one pass over the bytes.
 func hasStreamed(text []byte) bool {
-	return bytes.Contains(text, []byte(`$RC(`)) || bytes.Contains(text, []byte(`$RS(`))
+	for {
+		i := bytes.Index(text, []byte("$R"))
+		if i < 0 || i+3 >= len(text) {
+			return false
+		}
+		if (text[i+2] == 'C' || text[i+2] == 'S') && text[i+3] == '(' {
+			return true
+		}
+		text = text[i+2:]
+	}
 }
 
 // revealStreamed moves the streamed parts of doc into their places; it

@@ -69,17 +69,7 @@ func agrees(h, title string) bool {
 	if len(hw) == 0 || len(tw) == 0 {
 		return false
 	}
-	in := map[string]int{}
-	for _, w := range tw {
-		in[w]++
-	}
-	common := 0
-	for _, w := range hw {
-		if in[w] > 0 {
-			in[w]--
-			common++
-		}
-	}
+	common := textseg.Common(tw, hw)
 	return float64(common) >= 0.8*float64(len(hw)) && float64(common) >= 0.5*float64(len(tw))
 }
 

@@ -257,6 +257,7 @@ func ProcessPages(ctx context.Context, inputs []Input, opts Options, fn func(i i
 		if sites, err = l.Learn(); err != nil {
 			return nil, err
 		}
+		sites.parsed = l.keptPages()
 	}
 	par.Each(len(inputs), opts.workers(), func(i int) {
 		r, p := opts.Stages.record(ctx, inputs[i], sites.take(i), sites, sites.Group(i), opts.Record)

@@ -225,6 +225,16 @@ func (l *SiteLearner) keepParsed(max int64) {
 	l.keep, l.keepMax = map[int]keptPage{}, max
 }
 
+// keptPages returns the pages the learner kept, by input sequence, for
+// pass 2 to label without parsing them again (Sites.take).
+func (l *SiteLearner) keptPages() []*extract.Page {
+	parsed := make([]*extract.Page, l.seq)
+	for sq, k := range l.keep {
+		parsed[sq] = k.page
+	}
+	return parsed
+}
+
 // parseSamples parses sampled pages on a worker; the samples land in maps
 // by page index, so the result does not depend on the workers' timing.
 func (l *SiteLearner) parseSamples() {
@@ -404,12 +414,6 @@ func (l *SiteLearner) Learn() (*Sites, error) {
 	order, members := l.groupSamples(groupOf)
 	st := &Sites{groups: make([]string, l.seq), templates: map[string]*infholder.Template{},
 		typicalWords: l.typicalWords(), held: l.held}
-	if l.keep != nil && l.keepMax < 0 {
-		st.parsed = make([]*extract.Page, l.seq)
-		for sq, k := range l.keep {
-			st.parsed[sq] = k.page
-		}
-	}
 	for sq, idx := range l.pageSeq {
 		if idx >= 0 {
 			st.groups[sq] = groupOf[idx]

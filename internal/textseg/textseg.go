@@ -82,3 +82,20 @@ func Words(s string, alone func(rune) bool) []string {
 	}
 	return out
 }
+
+// Common is the size of the multiset intersection of two word lists: how
+// many words of b can be matched, each to its own equal word of a.
+func Common(a, b []string) int {
+	left := make(map[string]int, len(a))
+	for _, w := range a {
+		left[w]++
+	}
+	n := 0
+	for _, w := range b {
+		if left[w] > 0 {
+			left[w]--
+			n++
+		}
+	}
+	return n
+}

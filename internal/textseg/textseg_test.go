@@ -41,3 +41,18 @@ func TestWords(t *testing.T) {
 		})
 	}
 }
+
+func TestCommon(t *testing.T) {
+	for _, c := range []struct {
+		a, b []string
+		want int
+	}{
+		{[]string{"a", "b", "b"}, []string{"b", "b", "b", "c"}, 2},
+		{nil, []string{"a"}, 0},
+		{[]string{"x", "y"}, []string{"y", "x"}, 2},
+	} {
+		if got := Common(c.a, c.b); got != c.want {
+			t.Errorf("Common(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
