@@ -24,8 +24,11 @@
 // when Config.Token is set), the body size limit (413), the method, the
 // reading of the body (bounded by the server's read timeout), and then
 // the concurrency limit: at most Config.MaxInflight requests are worked
-// on at once and the others are answered 503 with Retry-After at once,
-// never queued. A slow client holds no worker while it sends its body
+// on at once, at most Config.MaxQueue more wait for a worker in order of
+// arrival (for Config.QueueTimeout at most), and the others are answered
+// 503 with Retry-After at once: the queue is bounded, and a core does not
+// idle between one answer and the next request of a client. A slow
+// client holds no worker, nor a place in the queue, while it sends its body
 // (a batch takes a worker for each line once the line is read). A
 // panic in a handler is a 500 and a log line. URLs are fetched only for
 // hosts named in Config.AllowFetch, and never from loopback, private,

@@ -154,10 +154,10 @@ func holdSlot(t *testing.T, srv *Server, u string) (release func()) {
 	}
 }
 
-// TestOverload: past MaxInflight requests, the answer is 503 with
-// Retry-After, at once; a batch too.
+// TestOverload: past MaxInflight requests, with no waiting room, the
+// answer is 503 with Retry-After, at once; a batch too.
 func TestOverload(t *testing.T) {
-	srv, ts := start(t, Config{MaxInflight: 1})
+	srv, ts := start(t, Config{MaxInflight: 1, MaxQueue: -1})
 	release := holdSlot(t, srv, ts.URL)
 	page := fixture(t, "news-en.html")
 	for _, c := range []struct {
@@ -180,6 +180,49 @@ func TestOverload(t *testing.T) {
 	release()
 	if a := do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/", "text/html", page); a.code != 200 {
 		t.Errorf("after the slot is free: %d %s", a.code, a.body)
+	}
+}
+
+// TestWaitingRoom: past MaxInflight requests, MaxQueue more wait for a
+// worker and are answered when one is free; past those a request is
+// refused at once, and one that waits longer than QueueTimeout is
+// refused then.
+func TestWaitingRoom(t *testing.T) {
+	srv, ts := start(t, Config{MaxInflight: 1, MaxQueue: 1, QueueTimeout: time.Minute})
+	release := holdSlot(t, srv, ts.URL)
+	page := fixture(t, "news-en.html")
+	waited := make(chan answer)
+	go func() { waited <- do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/", "text/html", page) }()
+	for srv.waiting.Load() == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	begin := time.Now()
+	a := do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/b", "text/html", page)
+	jsonError(t, a, http.StatusServiceUnavailable)
+	if d := time.Since(begin); d > time.Second {
+		t.Errorf("the 503 with the room full took %v", d)
+	}
+	select {
+	case a := <-waited:
+		t.Fatalf("the waiting request was answered (%d) while the worker was busy", a.code)
+	case <-time.After(200 * time.Millisecond):
+	}
+	release()
+	if a := <-waited; a.code != 200 {
+		t.Errorf("the waiting request, once the worker was free: %d %s", a.code, a.body)
+	}
+	if n := srv.waiting.Load(); n != 0 {
+		t.Errorf("%d still waiting", n)
+	}
+
+	srv, ts = start(t, Config{MaxInflight: 1, MaxQueue: 1, QueueTimeout: 300 * time.Millisecond})
+	release = holdSlot(t, srv, ts.URL)
+	defer release()
+	begin = time.Now()
+	a = do(t, "POST", ts.URL+"/v1/extract?url=https://a.example/", "text/html", page)
+	jsonError(t, a, http.StatusServiceUnavailable)
+	if d := time.Since(begin); d < 300*time.Millisecond || d > 5*time.Second {
+		t.Errorf("a request that waited past the queue timeout was refused after %v", d)
 	}
 }
 

@@ -54,6 +54,8 @@ func newMetrics(s *Server) *metrics {
 		Help: "Site templates loaded."}, func() float64 { return float64(s.saved.Load().Len()) }))
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "winnow_max_inflight",
 		Help: "The most requests worked on at once."}, func() float64 { return float64(s.cfg.MaxInflight) }))
+	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "winnow_http_requests_waiting",
+		Help: "Requests waiting for a worker now."}, func() float64 { return float64(s.waiting.Load()) }))
 	wrapped := prometheus.WrapRegistererWithPrefix("winnow_", reg)
 	wrapped.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, r := range []string{"extract", "duplicates", "batch"} {

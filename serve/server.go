@@ -35,12 +35,15 @@ const (
 	DefaultMaxBodyBytes = extract.DefaultMaxPageBytes
 	// DefaultBatchFactor: a batch body may be this many times
 	// MaxBodyBytes.
-	DefaultBatchFactor     = 64
-	DefaultReadHeaderTime  = 10 * time.Second
-	DefaultReadTimeout     = 60 * time.Second
-	DefaultWriteTimeout    = 120 * time.Second
-	DefaultIdleTimeout     = 120 * time.Second
-	DefaultFetchTimeout    = 30 * time.Second
+	DefaultBatchFactor    = 64
+	DefaultReadHeaderTime = 10 * time.Second
+	DefaultReadTimeout    = 60 * time.Second
+	DefaultWriteTimeout   = 120 * time.Second
+	DefaultIdleTimeout    = 120 * time.Second
+	DefaultFetchTimeout   = 30 * time.Second
+	// DefaultQueueTimeout: as long as the Retry-After of a 503 asks a
+	// client to wait.
+	DefaultQueueTimeout    = time.Second
 	DefaultMaxHeaderBytes  = 64 << 10
 	defaultInflightPerCore = 1
 )
@@ -68,10 +71,20 @@ type Config struct {
 	// MaxBatchBytes caps a /v1/batch body; 0 means DefaultBatchFactor
 	// times MaxBodyBytes.
 	MaxBatchBytes int64
-	// MaxInflight is the most requests worked on at once; more are
-	// answered 503 with Retry-After. 0 means one per core: labelling is
-	// work for the CPU, and more at once only lengthens every answer.
+	// MaxInflight is the most requests worked on at once; more wait in
+	// the waiting room, or are answered 503 with Retry-After when it is
+	// full. 0 means one per core: labelling is work for the CPU, and more
+	// at once only lengthens every answer.
 	MaxInflight int
+	// MaxQueue is the most requests that wait, in order of arrival, for
+	// a worker when all are busy: a core never idles between one answer
+	// and the next request of a client, yet the wait is bounded. Past it
+	// a request is refused at once (503). 0 means MaxInflight; negative,
+	// none wait.
+	MaxQueue int
+	// QueueTimeout is the longest a request waits for a worker before
+	// its 503; 0 means DefaultQueueTimeout.
+	QueueTimeout time.Duration
 	// AllowFetch are the hosts whose pages may be fetched when a request
 	// names a URL without its page ("example.com" that host, ".example.com"
 	// its subdomains too). Empty: no fetching.
@@ -95,6 +108,15 @@ func (c *Config) ensureDefaults() {
 	}
 	if c.MaxInflight <= 0 {
 		c.MaxInflight = defaultInflightPerCore * runtime.GOMAXPROCS(0)
+	}
+	switch {
+	case c.MaxQueue == 0:
+		c.MaxQueue = c.MaxInflight
+	case c.MaxQueue < 0:
+		c.MaxQueue = 0
+	}
+	if c.QueueTimeout <= 0 {
+		c.QueueTimeout = DefaultQueueTimeout
 	}
 	if c.FetchTimeout <= 0 {
 		c.FetchTimeout = DefaultFetchTimeout
@@ -121,6 +143,7 @@ type Server struct {
 	store   *dedup.Store
 	docs    atomic.Int64   // documents in the index
 	slots   chan struct{}  // worker slots: a request, or a batch line, being worked on
+	waiting atomic.Int64   // requests waiting for a worker slot
 	batches chan struct{}  // open batches
 	stripes [64]sync.Mutex // per URL hash: a query and the add after it
 	fetch   *fetcher
@@ -333,12 +356,37 @@ func (s *Server) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare(h[:], s.tokenH[:]) == 1
 }
 
-// acquire takes a worker slot, or answers 503 with Retry-After and
-// returns false: under overload a request is refused at once, never
-// queued, so that the accepted ones keep their latency.
+// acquire takes a worker slot, waiting for one in the waiting room
+// (Config.MaxQueue, Config.QueueTimeout) when all are taken, or answers
+// 503 with Retry-After and returns false: under overload a request is
+// refused at once when the room is full, never queued without bound, so
+// that the accepted ones keep their latency.
 func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	return s.take(s.slots, w, r)
+	select {
+	case s.slots <- struct{}{}:
+		return s.freeSlot, true
+	default:
+	}
+	if s.waiting.Add(1) > int64(s.cfg.MaxQueue) {
+		s.waiting.Add(-1)
+		s.busy(w, r)
+		return nil, false
+	}
+	t := time.NewTimer(s.cfg.QueueTimeout)
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		s.waiting.Add(-1)
+		return s.freeSlot, true
+	case <-t.C:
+	case <-r.Context().Done():
+	}
+	s.waiting.Add(-1)
+	s.busy(w, r)
+	return nil, false
 }
+
+func (s *Server) freeSlot() { <-s.slots }
 
 // acquireBatch admits a batch, or answers 503: at most MaxInflight
 // batches are open at once. A batch takes a worker slot for each of its
@@ -377,12 +425,15 @@ func (s *Server) busy(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, http.StatusServiceUnavailable, fmt.Sprintf("busy: %d requests in progress", s.cfg.MaxInflight))
 }
 
-// full says every worker slot is taken: a request that arrives then is
-// refused before its body is read, which would cost the busy server
-// time for nothing. (A request admitted on its way in may still find the
-// slots taken once its body is read, and is refused then: a slow client
-// never holds a slot while it sends.)
-func (s *Server) full() bool { return len(s.slots) == cap(s.slots) }
+// full says every worker slot is taken and the waiting room is full: a
+// request that arrives then is refused before its body is read, which
+// would cost the busy server time for nothing. (A request admitted on
+// its way in may still find no room once its body is read, and is
+// refused then: a slow client never holds a slot, nor a place in the
+// room, while it sends.)
+func (s *Server) full() bool {
+	return len(s.slots) == cap(s.slots) && s.waiting.Load() >= int64(s.cfg.MaxQueue)
+}
 
 // stripe is the lock of a URL: a duplicate check and the add after it
 // hold it, so two adds of one URL do not interleave.

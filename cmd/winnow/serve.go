@@ -20,7 +20,7 @@ import (
 type serveFlags struct {
 	listen, templates, rules, index, tokenFile string
 	maxBody                                    int64
-	maxInflight                                int
+	maxInflight, maxQueue                      int
 	allowFetch                                 []string
 	shutdown                                   time.Duration
 }
@@ -42,7 +42,8 @@ GET /healthz, /readyz, /metrics (Prometheus) and /openapi.json.
 Safe by default: it listens on loopback, and on any other address only with
 --token-file (every request but /healthz and /readyz must then carry
 "Authorization: Bearer TOKEN"); bodies over --max-body-bytes are answered
-413; past --max-inflight requests at once it answers 503 with Retry-After;
+413; past --max-inflight requests at once, up to --max-queue more wait for
+a worker (a second at most) and the rest are answered 503 with Retry-After;
 it fetches no URL unless --allow-fetch names the host, and never from a
 loopback, private or link-local address. SIGHUP reloads the templates
 folder. SIGTERM or SIGINT stops it: it
@@ -70,7 +71,8 @@ then syncs and closes the index. Logs are JSON lines on stderr.`,
 	fl.StringVar(&f.index, "index", "", "near-duplicate index folder, created when missing (see winnow index); needed by /v1/duplicates")
 	fl.StringVar(&f.tokenFile, "token-file", "", "file holding the bearer token that requests must carry")
 	fl.Int64Var(&f.maxBody, "max-body-bytes", serve.DefaultMaxBodyBytes, "largest request body (a batch may be 64 times larger); larger ones get 413")
-	fl.IntVar(&f.maxInflight, "max-inflight", 0, "most requests worked on at once, more get 503 (default: 1 per core)")
+	fl.IntVar(&f.maxInflight, "max-inflight", 0, "most requests worked on at once (default: 1 per core)")
+	fl.IntVar(&f.maxQueue, "max-queue", 0, "most requests waiting for a worker when all are busy, more get 503 (default: as many as --max-inflight; -1: none wait)")
 	fl.StringSliceVar(&f.allowFetch, "allow-fetch", nil, "hosts whose pages may be fetched when a request gives a URL alone (example.com; .example.com with subdomains)")
 	fl.DurationVar(&f.shutdown, "shutdown-timeout", 30*time.Second, "how long requests in progress may take to finish on SIGTERM")
 	return cmd
@@ -80,7 +82,7 @@ then syncs and closes the index. Logs are JSON lines on stderr.`,
 // rules.
 func (f serveFlags) config(logger *slog.Logger) (serve.Config, error) {
 	for _, err := range []error{atLeast("max-body-bytes", f.maxBody, 1), atLeast("max-inflight", f.maxInflight, 0),
-		atLeast("shutdown-timeout", f.shutdown, 0)} {
+		atLeast("max-queue", f.maxQueue, -1), atLeast("shutdown-timeout", f.shutdown, 0)} {
 		if err != nil {
 			return serve.Config{}, err
 		}
@@ -103,6 +105,7 @@ func (f serveFlags) config(logger *slog.Logger) (serve.Config, error) {
 		Token:        token,
 		MaxBodyBytes: f.maxBody,
 		MaxInflight:  f.maxInflight,
+		MaxQueue:     f.maxQueue,
 		AllowFetch:   f.allowFetch,
 		Logger:       logger,
 	}, nil
