@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 )
 
 // Store is a persistent, incremental near-duplicate index on pebble. Its
@@ -200,10 +201,44 @@ func OpenExistingStore(dir string, want *StoreOptions) (*Store, error) {
 }
 
 func storePebbleOptions() pebble.Options {
-	opts := pebble.Options{Logger: quietLogger{}}
+	opts := pebble.Options{Logger: quietLogger{}, Comparer: &storeComparer, CacheSize: storeCacheBytes}
 	// zstd on the lower levels, where compaction leaves most of the store.
 	opts.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionGood })
+	// A bloom filter of every table's key prefixes (storeSplit): most of
+	// a query's band keys are in no table, or in one level of the tree,
+	// and the filters answer for the others without reading a block.
+	for i := range opts.Levels {
+		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+	}
 	return opts
+}
+
+// storeCacheBytes is the block cache of a store: it holds the bloom
+// filters (about 1.3 bytes a key, 25 bytes a MinHash document: 25 MB at
+// a million documents) and the blocks read most. On a million generated
+// documents a query of a held document took 200 µs at the median and
+// 4.3 ms at p99 with 64 MB, the filters evicted by the data blocks, and
+// 180 µs and 0.6-1.1 ms with 128 MB; a query of a new document 67 µs.
+const storeCacheBytes = 128 << 20
+
+// storeComparer orders keys bytewise, as pebble's default comparer
+// does, and under its name, so stores made before it open unchanged; it
+// differs only in storeSplit, which the bloom filters and prefix seeks
+// use. Stores written without filters have none to disagree with.
+var storeComparer = func() pebble.Comparer {
+	c := *pebble.DefaultComparer
+	c.Split = storeSplit
+	return c
+}()
+
+// storeSplit is the prefix of a key that a lookup seeks: a MinHash band
+// key without the document id that ends it ("b" band key(4)); any other
+// key whole.
+func storeSplit(key []byte) int {
+	if len(key) > bandPrefixLen && key[0] == 'b' {
+		return bandPrefixLen
+	}
+	return len(key)
 }
 
 // DefaultStoreOptions are the settings of a store created without any:
@@ -392,12 +427,18 @@ func scanPrefixes(db *pebble.DB, prefixes [][]byte, fn func(key []byte, id uint6
 	if len(prefixes) == 0 {
 		return nil
 	}
-	it, err := db.NewIter(nil)
+	// Most band keys are in no table: the bottom level's filters too
+	// answer for them, where pebble would otherwise read a data block.
+	it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})
 	if err != nil {
 		return err
 	}
 	for _, p := range prefixes {
-		for it.SeekGE(p); it.Valid() && bytes.HasPrefix(it.Key(), p); it.Next() {
+		seek := it.SeekGE
+		if len(p) == bandPrefixLen && p[0] == 'b' {
+			seek = it.SeekPrefixGE // the bloom filters skip the tables without p
+		}
+		for seek(p); it.Valid() && bytes.HasPrefix(it.Key(), p); it.Next() {
 			fn(it.Key(), keyID(it.Key(), len(p)))
 		}
 	}

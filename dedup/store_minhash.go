@@ -121,9 +121,12 @@ func (k *minKind) sign(e Entry) (signed, bool) {
 	return sig, true
 }
 
+// bandPrefixLen is the length of a band key without its id.
+const bandPrefixLen = 6
+
 // bandKey is the key of band b of a MinHash signature.
 func bandKey(b int, key uint64) []byte {
-	k := make([]byte, 6, 14)
+	k := make([]byte, bandPrefixLen, bandPrefixLen+8)
 	k[0], k[1] = 'b', byte(b)
 	binary.BigEndian.PutUint32(k[2:], uint32(key))
 	return k
