@@ -207,8 +207,13 @@ func storePebbleOptions() pebble.Options {
 	// A bloom filter of every table's key prefixes (storeSplit): most of
 	// a query's band keys are in no table, or in one level of the tree,
 	// and the filters answer for the others without reading a block.
+	// Blocks of 1 kB rather than 4: a band lookup reads one block to find
+	// one key, and a smaller block is less to read, check and decompress
+	// (on a million documents a query of a held document took 126 µs at
+	// the median against 190 µs, for 8% more bytes on disk).
 	for i := range opts.Levels {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+		opts.Levels[i].BlockSize = 1 << 10
 	}
 	return opts
 }
