@@ -290,8 +290,7 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 }
 
 func newClassifier(p *Page) *classifier {
-	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), weight: make(map[*html.Node]float64),
-		pos: make(map[*html.Node]float64), span: make(map[*html.Node][2]int)}
+	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), span: make(map[*html.Node][2]int, len(p.Blocks))}
 	for i, b := range p.Blocks {
 		c.w[i] = b.weight()
 		if b.Label == Boilerplate && c.w[i] > 0 {
@@ -309,6 +308,9 @@ func newClassifier(p *Page) *classifier {
 			c.span[n] = sp
 		}
 	}
+	// The weights go to the same elements as the spans: sized at once,
+	// the maps are not grown (and copied) entry by entry.
+	c.weight, c.pos = make(map[*html.Node]float64, len(c.span)), make(map[*html.Node]float64, len(c.span))
 	c.discountTeasers()
 	for i, b := range p.Blocks {
 		w := c.w[i]
@@ -650,7 +652,7 @@ func (c *classifier) isTitle(b *Block) bool {
 func (c *classifier) region() *html.Node {
 	var best, named *html.Node
 	bestScore, namedScore := math.Inf(-1), math.Inf(-1)
-	seen := make(map[*html.Node]bool)
+	seen := make(map[*html.Node]bool, len(c.span)) // at most the blocks' ancestors, as span
 	for _, b := range c.page.Blocks {
 		for n := b.Node; n != nil && n.Type == html.ElementNode; n = n.Parent {
 			if seen[n] {

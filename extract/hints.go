@@ -175,7 +175,7 @@ func readNames(n *html.Node, judge func(string) nameVerdict) nameInfo {
 		default:
 			continue
 		}
-		for _, name := range strings.Fields(a.Val) {
+		for name := range strings.FieldsSeq(a.Val) {
 			v := judge(name)
 			switch {
 			case v.neg != "" && v.pos == "":

@@ -23,9 +23,15 @@ func (p *Page) ContentBlocks() []*Block {
 // The cells of one table row are joined by a tab, and the rows of one
 // table by a line break, so that a table reads as a table.
 func (p *Page) Text() string {
+	blocks := p.ContentBlocks()
+	n := 0
+	for _, b := range blocks {
+		n += len(b.Text) + 2
+	}
 	var sb strings.Builder
+	sb.Grow(n) // once, rather than doubling block by block
 	var prev *Block
-	for _, b := range p.ContentBlocks() {
+	for _, b := range blocks {
 		switch {
 		case sb.Len() == 0:
 		case prev.Kind == TableCell && b.Kind == TableCell && rowOf(prev.Node) == rowOf(b.Node):

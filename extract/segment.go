@@ -3,6 +3,7 @@ package extract
 import (
 	"hash/crc32"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -121,16 +122,72 @@ type segmenter struct {
 	anyIn   bool // the current block has text inside links
 	listN   int  // depth of lists
 	names   map[*html.Node]nameInfo
-	judged  map[string]nameVerdict // class names repeat across a page: judge each once
+	sigBuf  []byte
+	judged  map[string]nameVerdict // the page's names judged once the shared memo (verdicts) is full
 }
 
 func (s *segmenter) judge(name string) nameVerdict {
+	if v, ok := verdicts.get(name, s.builder); ok {
+		return v
+	}
 	v, ok := s.judged[name]
 	if !ok {
 		v = judgeName(name, s.builder)
-		s.judged[name] = v
+		if !verdicts.put(name, s.builder, v) {
+			if s.judged == nil {
+				s.judged = map[string]nameVerdict{}
+			}
+			s.judged[name] = v
+		}
 	}
 	return v
+}
+
+// verdicts memoises judgeName across pages: class names repeat within a
+// page and across the pages of a site and of the web ("container", "row",
+// "entry-content"), and a memo of its own was the largest map a page
+// allocated (62 kB a page on wcxb-dev-even). It stops growing at
+// maxVerdicts names; past that a page memoises its other names itself.
+var verdicts = verdictCache{m: [2]map[string]nameVerdict{{}, {}}}
+
+const maxVerdicts = 1 << 16
+
+type verdictCache struct {
+	mu sync.RWMutex
+	m  [2]map[string]nameVerdict // by builder (widgetBuilt)
+	n  int
+}
+
+func builderIndex(builder bool) int {
+	if builder {
+		return 1
+	}
+	return 0
+}
+
+func (c *verdictCache) get(name string, builder bool) (nameVerdict, bool) {
+	c.mu.RLock()
+	v, ok := c.m[builderIndex(builder)][name]
+	c.mu.RUnlock()
+	return v, ok
+}
+
+// put keeps a verdict unless the cache is full; it reports whether the
+// verdict is kept.
+func (c *verdictCache) put(name string, builder bool, v nameVerdict) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n >= maxVerdicts {
+		return false
+	}
+	m := c.m[builderIndex(builder)]
+	if _, ok := m[name]; !ok {
+		// A copy: name is a piece of the page's attribute value, which
+		// the cache must not keep alive.
+		m[strings.Clone(name)] = v
+		c.n++
+	}
+	return true
 }
 
 // readNames judges n's names once and keeps the verdict for the classifier.
@@ -155,7 +212,7 @@ func (s *segmenter) readNames(n *html.Node) nameInfo {
 // segment cuts the body of doc into blocks in document order, and returns
 // with them the verdicts on the names of the elements it walked.
 func segment(doc *html.Node) ([]*Block, map[*html.Node]nameInfo) {
-	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), judged: make(map[string]nameVerdict), builder: widgetBuilt(doc)}
+	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), builder: widgetBuilt(doc)}
 	s.walk(doc)
 	s.flush()
 	for i, b := range s.blocks {
@@ -303,6 +360,13 @@ func (s *segmenter) text(t string) {
 }
 
 // flush ends the current block.
+// sig is a block's signature: the CRC-32 of its path, a zero byte and
+// its text, built in a buffer the segmenter reuses.
+func (s *segmenter) sig(path, text string) uint32 {
+	s.sigBuf = append(append(append(s.sigBuf[:0], path...), 0), text...)
+	return crc32.ChecksumIEEE(s.sigBuf)
+}
+
 func (s *segmenter) flush() {
 	if len(s.buf) == 0 {
 		s.reset()
@@ -342,7 +406,7 @@ func (s *segmenter) flush() {
 		Words:     words,
 		LinkWords: min(s.link, words),
 		Path:      path,
-		Sig:       crc32.ChecksumIEEE([]byte(path + "\x00" + text)),
+		Sig:       s.sig(path, text),
 		hint:      s.hint,
 		hintRule:  s.rule,
 		inLink:    s.anyIn && !s.anyNon,
