@@ -143,6 +143,7 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 	if all, _ := p.Words(); all == 0 {
 		noscriptFallback(p, dec.Text)
 	}
+	unhideFallback(p)
 	if p.Lang == "" {
 		p.Lang = guessLang(p.Blocks)
 	}

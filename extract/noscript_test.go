@@ -20,21 +20,29 @@ func TestNoscriptFallback(t *testing.T) {
 		{"empty-noscript", `<html><body><div id="app"></div><noscript></noscript></body></html>`, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := Extract([]byte(c.page), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			text := p.Text()
-			if c.want != "" && !strings.Contains(text, c.want) || c.want == "" && text != "" {
-				t.Errorf("text %q", text)
-			}
+			text := checkFallback(t, c.page, c.want, "noscript", c.warned)
 			if strings.Contains(text, "enable JavaScript") {
 				t.Errorf("the <noscript> notice is in the text: %q", text)
 			}
-			warned := strings.Contains(strings.Join(p.Warnings, "\n"), "noscript")
-			if warned != c.warned {
-				t.Errorf("warnings %q", p.Warnings)
-			}
 		})
 	}
+}
+
+// checkFallback extracts page and checks that its text holds want (is
+// empty when want is "") and that a warning holds warning exactly when
+// warned; it returns the text.
+func checkFallback(t *testing.T, page, want, warning string, warned bool) string {
+	t.Helper()
+	p, err := Extract([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := p.Text()
+	if want != "" && !strings.Contains(text, want) || want == "" && text != "" {
+		t.Errorf("text %q", text)
+	}
+	if got := strings.Contains(strings.Join(p.Warnings, "\n"), warning); got != warned {
+		t.Errorf("warnings %q", p.Warnings)
+	}
+	return text
 }
