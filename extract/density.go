@@ -187,6 +187,7 @@ type classifier struct {
 	span      map[*html.Node][2]int  // first and last block index in the subtree
 	named     []*html.Node           // elements named as the article body (articleBodyName)
 	weakTitle bool                   // the title block matched the page title only loosely
+	inReviews func(*html.Node) bool  // under a review section, on a product page (discountReviews); nil on others
 }
 
 // classifyDensity labels every block of p that no earlier stage labelled.
@@ -219,6 +220,11 @@ func classifyDensity(p *Page) {
 		if specs[i] {
 			b.Label = Content
 			b.Vote(StageDensity, ReasonSpecList, 1)
+			continue
+		}
+		if c.inReviews != nil && c.inReviews(b.Node) {
+			b.Label = Boilerplate
+			b.Vote(StageDensity, ReasonReviews, -1)
 			continue
 		}
 		if !inRegion(b.Node) {
@@ -312,6 +318,7 @@ func newClassifier(p *Page) *classifier {
 	// the maps are not grown (and copied) entry by entry.
 	c.weight, c.pos = make(map[*html.Node]float64, len(c.span)), make(map[*html.Node]float64, len(c.span))
 	c.discountTeasers()
+	c.discountReviews()
 	for i, b := range p.Blocks {
 		w := c.w[i]
 		if w < 0 {
