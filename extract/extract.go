@@ -84,8 +84,7 @@ func (o Options) maxBytes() int {
 // has.
 func Classify(p *Page) {
 	if p.Type == "" {
-		tg := ClassifyType(p)
-		p.Type, p.TypeEvidence = tg.Type, tg.Evidence
+		p.SetType(ClassifyType(p))
 	}
 	classifyDensity(p)
 }

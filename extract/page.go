@@ -116,6 +116,9 @@ type Page struct {
 	// nil until then).
 	Type         PageType
 	TypeEvidence []string
+	// TypeConfidence is the model's probability of Type (0-1; 0 without
+	// a model).
+	TypeConfidence float64
 
 	// Meta is what the page says about itself; pipeline's metadata stage
 	// reads it once the blocks are labelled (zero until then).

@@ -68,6 +68,12 @@ func ClassifyType(p *Page) TypeGuess {
 	return TypeGuess{Type: t, Confidence: max(conf, 0), Evidence: ev}
 }
 
+// SetType records a guess of ClassifyType on the page: Type,
+// TypeEvidence and TypeConfidence.
+func (p *Page) SetType(g TypeGuess) {
+	p.Type, p.TypeEvidence, p.TypeConfidence = g.Type, g.Evidence, g.Confidence
+}
+
 // TypeFeatures returns the inputs ClassifyType's model reads for p, in
 // the order of TypeFeatureNames, and the type the markup states outright
 // ("" for none). It is exported for the trainer

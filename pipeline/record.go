@@ -118,8 +118,7 @@ func NewRecord(p *extract.Page, source string, o RecordOptions) *Record {
 		r.Markdown = p.Markdown()
 	}
 	if p.Type == "" { // a page the stages did not label
-		tg := extract.ClassifyType(p)
-		p.Type, p.TypeEvidence = tg.Type, tg.Evidence
+		p.SetType(extract.ClassifyType(p))
 	}
 	r.PageType = p.Type
 	if o.Blocks {

@@ -117,8 +117,7 @@ func (s *Stages) Parse(in Input) (*extract.Page, error) {
 // content length of its rule. It returns what the site rule did; an error
 // comes only from the layout stage.
 func (s *Stages) Label(ctx context.Context, p *extract.Page, sites *Sites, group string) (xpathrules.Outcome, error) {
-	tg := extract.ClassifyType(p) // first, so that every stage can read p.Type
-	p.Type, p.TypeEvidence = tg.Type, tg.Evidence
+	p.SetType(extract.ClassifyType(p)) // first, so that every stage can read p.Type
 	var ro xpathrules.Outcome
 	if rule := s.Rules.Match(p.URL); rule != nil {
 		ro = rule.Apply(p, sites.typical(rule))
