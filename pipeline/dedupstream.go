@@ -56,6 +56,12 @@ var ErrDedupMemory = errors.New("pipeline: near-duplicate detection over --max-m
 // them, within a quarter of MaxMemory. Clusters are returned only with
 // opts.KeepClusters.
 func Dedup(r io.Reader, name string, w io.Writer, opts DedupOptions) (DedupSummary, *Clusters, error) {
+	return dedupIDs(r, name, nil, w, opts)
+}
+
+// dedupIDs is Dedup whose records have the places ids in a larger
+// collection (nil: their own), for the cluster ids (DedupPart).
+func dedupIDs(r io.Reader, name string, ids []int, w io.Writer, opts DedupOptions) (DedupSummary, *Clusters, error) {
 	norm, simNorm, err := opts.normalizers()
 	if err != nil {
 		return DedupSummary{}, nil, err
@@ -80,8 +86,8 @@ func Dedup(r io.Reader, name string, w io.Writer, opts DedupOptions) (DedupSumma
 		return DedupSummary{}, nil, err
 	}
 	defer st.Close()
-	d := &deduper{opts: opts, norm: norm, simNorm: simNorm, in: in, name: name, st: st}
-	d.limit = int(min(int64(jsonl.MaxLine), opts.MaxMemory/dedupLineDivisor))
+	d := &deduper{opts: opts, norm: norm, simNorm: simNorm, in: in, name: name, st: st, ids: ids}
+	d.limit = opts.lineLimit()
 	slots := int64(2*opts.Workers + 2)
 	d.batchBytes = int(max(64<<10, min(4<<20, int64(float64(opts.MaxMemory)*dedupBatchShare)/slots)))
 	if err := d.sign(); err != nil {
@@ -136,7 +142,8 @@ type deduper struct {
 	in            *io.SectionReader
 	name          string
 	st            *dedup.Streamer
-	limit         int // the longest line read
+	ids           []int // each record's place in the collection (nil: its line)
+	limit         int   // the longest line read
 	batchBytes    int
 	sum           DedupSummary
 }
@@ -572,7 +579,7 @@ func (d *deduper) format(j *lineJob, held map[int]string, b *lineBatch, keep boo
 	} else {
 		rec.set("simhash", json.RawMessage("null"))
 	}
-	rec.set("cluster", jsonValue(dedup.ClusterID(clusterURL(j), o.Centre)))
+	rec.set("cluster", jsonValue(dedup.ClusterID(clusterURL(j), d.place(o.Centre))))
 	rec.set("canonical", json.RawMessage(strconv.FormatBool(canonical)))
 	if canonical {
 		rec.delete("duplicate_of")
@@ -587,4 +594,22 @@ func (d *deduper) format(j *lineJob, held map[int]string, b *lineBatch, keep boo
 	}
 	b.out, err = rec.appendJSON(b.out)
 	return err
+}
+
+// place is record id's place in the collection.
+func (d *deduper) place(id int) int {
+	if d.ids == nil {
+		return id
+	}
+	return d.ids[id]
+}
+
+// lineLimit is the longest record line Dedup reads (longer ones are
+// error records).
+func (o DedupOptions) lineLimit() int {
+	m := o.MaxMemory
+	if m == 0 {
+		m = DefaultDedupMemory
+	}
+	return int(min(int64(jsonl.MaxLine), m/dedupLineDivisor))
 }

@@ -185,7 +185,9 @@ func warcDate(s string) time.Time {
 // responses and HTML resources are pages; 3xx responses are skipped with
 // their Location; other HTTP errors are skipped with their status;
 // revisits are resolved to an earlier payload of the same file when it
-// is there; other types give no record; a malformed record is an error
+// is there (a revisit whose payload is in another file is skipped, in
+// winnow run as in winnow-beam); a record's source is the path as given
+// and its offset; other types give no record; a malformed record is an error
 // record with its offset.
 func readWARC(path string, fn func(Input) error, res func(url, path string, offset int64), skim bool) error {
 	f, err := os.Open(path)
@@ -199,7 +201,6 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 	}
 	r.SetOwnBlocks(true) // pages keep their bodies: no copy of each
 	skim = skim && r.Skim(skimPrefix)
-	base := filepath.Base(path)
 	var skipped int64  // stray bytes skipped so far
 	var stray []string // warnings of stray bytes not yet told
 	// Earlier 2xx responses, for revisits: by record ID, by payload digest
@@ -220,7 +221,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			var re *warc.RecordError
 			if errors.As(err, &re) {
 				skipped = r.Skipped() // the error record stands for them
-				if ferr := fn(Input{Source: fmt.Sprintf("%s@%d", base, re.Offset), Status: StatusError, Err: err.Error(), Kind: KindWARC}); ferr != nil {
+				if ferr := fn(Input{Source: fmt.Sprintf("%s@%d", path, re.Offset), Status: StatusError, Err: err.Error(), Kind: KindWARC}); ferr != nil {
 					return ferr
 				}
 				continue
@@ -234,7 +235,7 @@ func readWARC(path string, fn func(Input) error, res func(url, path string, offs
 			stray = append(stray, fmt.Sprintf("warc: %d stray bytes after the record at offset %d were skipped (its Content-Length may be short and its page cut)", n, rec.Offset))
 			skipped = r.Skipped()
 		}
-		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", base, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date")), Warnings: stray}
+		in := Input{URL: rec.TargetURI(), Source: fmt.Sprintf("%s@%d", path, rec.Offset), FetchedAt: warcDate(rec.Get("WARC-Date")), Warnings: stray}
 		// A skimmed record whose first bytes do not say what it is is
 		// read whole.
 		whole := func() error {
@@ -415,9 +416,8 @@ func readJSONL(path string, fn func(Input) error, limit int) error {
 		defer zr.Close()
 		r = zr
 	}
-	base := filepath.Base(path)
 	return jsonl.ScanLimit(r, path, jsonLineLimit(limit), func(line int, b []byte, long bool) error {
-		in := Input{Source: fmt.Sprintf("%s:%d", base, line)}
+		in := Input{Source: fmt.Sprintf("%s:%d", path, line)}
 		if long {
 			in.Status, in.Err, in.Kind = StatusError, fmt.Sprintf("line longer than %d bytes (a page over the page size limit)", jsonLineLimit(limit)), KindJSON
 			return fn(in)

@@ -112,7 +112,7 @@ func TestRunJSONL(t *testing.T) {
 	if recs[0]["crawl_id"] != "x1" || recs[0]["url_depth"] != 2.0 || recs[0]["score"] != 3.0 {
 		t.Errorf("pass-through lost: %v", recs[0])
 	}
-	if recs[1]["source"] != "in.jsonl:2" || recs[2]["score"] != 1.0 {
+	if recs[1]["source"] != in+":2" || recs[2]["score"] != 1.0 {
 		t.Errorf("error records: %v / %v", recs[1], recs[2])
 	}
 }

@@ -199,15 +199,7 @@ type ruleWords struct {
 // goroutines stop when Learn is called or ctx is done. hold is the most
 // input bytes it keeps for pass 2 (0 keeps nothing).
 func NewSiteLearner(ctx context.Context, opts Options, hold int64) *SiteLearner {
-	perGroup := opts.SamplesPerGroup
-	if perGroup <= 0 {
-		perGroup = DefaultSamplesPerGroup
-	}
-	sig := opts.Stages.Template.Signature
-	if sig == "" {
-		sig = infholder.SigContent
-	}
-	l := &SiteLearner{ctx: ctx, opts: opts, perGroup: perGroup, perHost: perGroup * 2, sig: sig,
+	l := &SiteLearner{ctx: ctx, opts: opts, perGroup: opts.samplesPerGroup(), perHost: opts.SitePageCap(), sig: opts.templateSignature(),
 		hostCount: map[string]int{}, samples: map[int]infholder.Sample{}, sampleRules: map[int]ruleWords{},
 		deferFirst: opts.TemplatesDir == "", first: map[string][]sampleJob{},
 		holdMax: hold, holding: hold > 0}
@@ -247,11 +239,10 @@ func (l *SiteLearner) parseSamples() {
 			}
 			j.in.Body, j.in.ContentType = body, ct
 		}
-		p, err := l.opts.Stages.Parse(j.in)
-		if err != nil {
+		p, smp, ok := l.opts.sample(j.in, l.sig)
+		if !ok {
 			continue // it becomes an error record in pass 2
 		}
-		smp := infholder.NewSample(p, l.sig)
 		rw := ruleWords{words: -1}
 		if rw.rule = l.opts.Stages.Rules.Match(p.URL); rw.rule != nil {
 			rw.words = rw.rule.ContentWords(p)
@@ -319,14 +310,14 @@ func (l *SiteLearner) Add(in Input) error {
 	seq := l.seq
 	l.seq++
 	l.hold(in)
-	if in.Status != "" || in.URL == "" {
+	host, ok := PageSite(in)
+	if !ok {
 		l.pageSeq = append(l.pageSeq, -1)
 		return nil
 	}
 	idx := len(l.urls)
 	l.urls = append(l.urls, in.URL)
 	l.pageSeq = append(l.pageSeq, int32(idx))
-	host, _ := infholder.Site(in.URL)
 	if l.hostCount[host] >= l.perHost {
 		return nil
 	}
@@ -411,46 +402,56 @@ func (l *SiteLearner) Learn() (*Sites, error) {
 		return nil, err
 	}
 	groupOf := infholder.GroupKeys(l.urls, infholder.MinPages)
-	order, members := l.groupSamples(groupOf)
-	st := &Sites{groups: make([]string, l.seq), templates: map[string]*infholder.Template{},
-		typicalWords: l.typicalWords(), held: l.held}
+	var groups []string
+	var samples []infholder.Sample
+	for idx := range l.urls {
+		if s, ok := l.samples[idx]; ok {
+			groups, samples = append(groups, groupOf[idx]), append(samples, s)
+		}
+	}
+	st := &Sites{groups: make([]string, l.seq), typicalWords: l.typicalWords(), held: l.held}
 	for sq, idx := range l.pageSeq {
 		if idx >= 0 {
 			st.groups[sq] = groupOf[idx]
 		}
 	}
-	tpls, err := l.learnGroups(order, members)
-	if err != nil {
-		return nil, err
-	}
-	for i, k := range order {
-		if tpls[i] != nil {
-			st.templates[k] = tpls[i]
-		}
-	}
-	return st, nil
+	var err error
+	st.templates, err = l.opts.LearnTemplates(groups, samples)
+	return st, err
 }
 
-// groupSamples gathers at most perGroup samples per group, in page order,
-// and the groups in order of their first sample.
-func (l *SiteLearner) groupSamples(groupOf []string) ([]string, map[string][]infholder.Sample) {
+// LearnTemplates ends pass 1 for the sampled pages of any sites: given
+// each sampled page's group (GroupKeys over all the sites' page URLs)
+// and its sample, in input order, it keeps at most SamplesPerGroup
+// samples per group, the first ones, and learns (or, with TemplatesDir,
+// loads) the template of each group, on the workers. A group with fewer
+// than infholder.MinPages samples has none. winnow run calls it once
+// for the whole input, winnow-beam once per site: the outcome is the
+// same, since a group lies within one site.
+func (o Options) LearnTemplates(groups []string, samples []infholder.Sample) (map[string]*infholder.Template, error) {
+	perGroup := o.samplesPerGroup()
 	members := map[string][]infholder.Sample{}
-	var order []string
-	for idx := range l.urls {
-		s, ok := l.samples[idx]
-		if !ok {
-			continue
-		}
-		k := groupOf[idx]
-		if len(members[k]) >= l.perGroup {
+	var order []string // the groups in order of their first sample
+	for i, k := range groups {
+		if len(members[k]) >= perGroup {
 			continue
 		}
 		if _, seen := members[k]; !seen {
 			order = append(order, k)
 		}
-		members[k] = append(members[k], s)
+		members[k] = append(members[k], samples[i])
 	}
-	return order, members
+	tpls, err := o.learnGroups(order, members)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*infholder.Template{}
+	for i, k := range order {
+		if tpls[i] != nil {
+			out[k] = tpls[i]
+		}
+	}
+	return out, nil
 }
 
 // typicalWords is each rule's median content words over the sampled pages.
@@ -471,13 +472,13 @@ func (l *SiteLearner) typicalWords() map[*xpathrules.Rule]int {
 // learnGroups learns (or loads) the groups' templates on the workers, a
 // template by group order; a group's pages are compared on the workers
 // too, so that one large group does not leave them idle.
-func (l *SiteLearner) learnGroups(order []string, members map[string][]infholder.Sample) ([]*infholder.Template, error) {
-	workers := l.opts.workers()
-	topts := l.opts.Stages.Template
+func (o Options) learnGroups(order []string, members map[string][]infholder.Sample) ([]*infholder.Template, error) {
+	workers := o.workers()
+	topts := o.Stages.Template
 	if topts.Workers == 0 {
 		topts.Workers = workers
 	}
-	dir := l.opts.TemplatesDir
+	dir := o.TemplatesDir
 	tpls := make([]*infholder.Template, len(order))
 	errs := make([]error, len(order))
 	par.Each(len(order), workers, func(i int) {
