@@ -1,0 +1,111 @@
+// Command winnow-beam runs winnow run over a crawl on Apache Beam: the
+// WARC files a manifest names become JSONL shards whose records are
+// those of winnow run (--dedup) on the same files.
+//
+//	winnow-beam --inputs MANIFEST --output DIR [--dedup] [--gzip] [--shards N]
+//	    [--runner prism|flink|spark|dataflow|universal] [--endpoint HOST:PORT]
+//	    [--environment_type DOCKER|LOOPBACK|PROCESS] [Beam's other flags]
+//
+// The runner flags are Beam's own (beam.Init reads them); without
+// --runner the job runs in this process on Prism.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/winnow-go/winnow/beam/winnowbeam"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+var (
+	inputs     = flag.String("inputs", "", "manifest: a file of WARC paths, one a line (local, gs://, s3://)")
+	output     = flag.String("output", "", "folder receiving records-*.jsonl shards")
+	dedupFlag  = flag.Bool("dedup", false, "mark near-duplicates as winnow run --dedup does")
+	gzipFlag   = flag.Bool("gzip", false, "gzip the shards (records-*.jsonl.gz)")
+	shards     = flag.Int("shards", winnowbeam.DefaultShards, "number of output shards")
+	samples    = flag.Int("samples-per-group", pipeline.DefaultSamplesPerGroup, "pages per site group that templates are learned from")
+	singlePage = flag.Bool("single-page", false, "no site templates: extract every page on its own")
+	markdown   = flag.Bool("markdown", false, "add the markdown field")
+	threshold  = flag.Float64("threshold", pipeline.DefaultDedupOptions().Threshold, "with --dedup: verified Jaccard similarity that makes a duplicate")
+)
+
+func main() {
+	flag.Parse()
+	beam.Init() // a worker started by a runner stops here, serving its bundles
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "winnow-beam:", err)
+		var usage usageError
+		if errors.As(err, &usage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+func run(ctx context.Context) error {
+	if *inputs == "" || *output == "" {
+		return usageError{errors.New("--inputs MANIFEST and --output DIR are required")}
+	}
+	set := winnowbeam.Settings{SamplesPerGroup: *samples, SinglePage: *singlePage, Markdown: *markdown,
+		Shards: *shards, Gzip: *gzipFlag}
+	if *dedupFlag {
+		d := pipeline.DefaultDedupOptions()
+		d.Threshold = *threshold
+		set.Dedup = &d
+	}
+	if err := set.Validate(); err != nil {
+		return usageError{err}
+	}
+	f, err := os.Open(*inputs)
+	if err != nil {
+		return err
+	}
+	paths, err := winnowbeam.ReadManifest(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := winnowbeam.Build(s, paths, *output, set); err != nil {
+		return err
+	}
+	res, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
+		return err
+	}
+	if res != nil {
+		describe(res)
+	}
+	return nil
+}
+
+// describe prints the job's counters (records by status, bytes shuffled
+// per stage) on stderr.
+func describe(res beam.PipelineResult) {
+	totals := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "winnow" {
+			totals[c.Name()] += c.Result()
+		}
+	}
+	names := make([]string, 0, len(totals))
+	for n := range totals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "%s: %d\n", n, totals[n])
+	}
+}

@@ -1,0 +1,263 @@
+package winnowbeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+// fileRef is one manifest line: the file's number and its path as
+// written.
+type fileRef struct {
+	Index int
+	Path  string
+}
+
+// The stages whose shuffled bytes are counted (counter shuffle.STAGE.bytes).
+const (
+	stageTemplates = "templates"
+	stageDedup     = "dedup"
+	stageRecords   = "records"
+)
+
+var shuffleCounters = map[string]beam.Counter{
+	stageTemplates: beam.NewCounter("winnow", "shuffle."+stageTemplates+".bytes"),
+	stageDedup:     beam.NewCounter("winnow", "shuffle."+stageDedup+".bytes"),
+	stageRecords:   beam.NewCounter("winnow", "shuffle."+stageRecords+".bytes"),
+}
+
+// shuffled counts n bytes (key and value) sent into a shuffle.
+func shuffled(ctx context.Context, stage string, n int) {
+	shuffleCounters[stage].Inc(ctx, int64(n))
+}
+
+var (
+	pagesRead   = beam.NewCounter("winnow", "records")
+	pagesOK     = beam.NewCounter("winnow", "records.ok")
+	pagesError  = beam.NewCounter("winnow", "records.error")
+	pagesSkiped = beam.NewCounter("winnow", "records.skipped")
+)
+
+// scanFn reads a file once: every page's site and place, and the
+// file's number of records.
+type scanFn struct {
+	Conf conf
+	set  Settings
+}
+
+func (f *scanFn) Setup() { f.set = f.Conf.settings() }
+
+func (f *scanFn) ProcessElement(ctx context.Context, fr fileRef, emitPage func(string, []byte), emitCount func(int, int)) {
+	n := readFile(ctx, fr.Path, func(rec int, in pipeline.Input) {
+		if f.set.SinglePage {
+			return
+		}
+		if host, ok := pipeline.PageSite(in); ok {
+			b := encodePageRef(pageRef{At: place{fr.Index, rec}, URL: in.URL})
+			shuffled(ctx, stageTemplates, len(b)+len(host))
+			emitPage(host, b)
+		}
+	})
+	emitCount(fr.Index, n)
+}
+
+// firstIDs returns, per file number, the place in winnow run's output
+// of the file's first record.
+func firstIDs(counts func(*int, *int) bool) map[int]int {
+	n := map[int]int{}
+	var file, c int
+	for counts(&file, &c) {
+		n[file] = c
+	}
+	files := make([]int, 0, len(n))
+	for f := range n {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	first, id := map[int]int{}, 0
+	for _, f := range files {
+		first[f] = id
+		id += n[f]
+	}
+	return first
+}
+
+// recordFn reads a file a last time and makes every input's record with
+// its site's template: the record winnow run writes. Without
+// near-duplicates each record goes to its shard; with them, to the
+// component join, and its candidate keys to the band shuffle.
+type recordFn struct {
+	Conf  conf
+	set   Settings
+	opts  pipeline.Options
+	keyer *pipeline.CandidateKeyer
+}
+
+func (f *recordFn) Setup() error {
+	f.set = f.Conf.settings()
+	f.opts = f.set.options()
+	if f.set.Dedup != nil {
+		var err error
+		f.keyer, err = pipeline.NewCandidateKeyer(*f.set.Dedup)
+		return err
+	}
+	return nil
+}
+
+func (f *recordFn) ProcessElement(ctx context.Context, file int, paths func(*string) bool, sites func(*[]byte) bool,
+	counts func(*int, *int) bool, emit func(int, []byte), emitKey func(int64, int)) error {
+	var path string
+	paths(&path)
+	byHost := map[string]siteTemplates{}
+	templates := map[string]*infholder.Template{}
+	var b []byte
+	for sites(&b) {
+		var st siteTemplates
+		if err := json.Unmarshal(b, &st); err != nil {
+			return fmt.Errorf("winnowbeam: templates of file %d: %w", file, err)
+		}
+		byHost[st.Host] = st
+		for k, t := range st.Templates {
+			templates[k] = t
+		}
+	}
+	var known *pipeline.Sites
+	if !f.set.SinglePage {
+		known = pipeline.NewSites(templates)
+	}
+	first := firstIDs(counts)[file]
+	shards := f.set.shards()
+	var err error
+	readFile(ctx, path, func(rec int, in pipeline.Input) {
+		if err != nil {
+			return
+		}
+		group := ""
+		if host, ok := pipeline.PageSite(in); ok && known != nil {
+			group = byHost[host].Groups[dirKey(in.URL)]
+		}
+		r := f.opts.Stages.Record(ctx, in, known, group, f.opts.Record)
+		count(ctx, r)
+		var buf bytes.Buffer
+		if err = pipeline.WriteRecord(&buf, r); err != nil {
+			return
+		}
+		id := first + rec
+		if f.keyer == nil {
+			v := encodeIDLine(id, buf.Bytes())
+			shuffled(ctx, stageRecords, len(v)+8)
+			emit(shardOf(id, shards), v)
+			return
+		}
+		for _, k := range f.keyer.Keys(buf.Bytes()) {
+			shuffled(ctx, stageDedup, 16)
+			emitKey(int64(k), id)
+		}
+		shuffled(ctx, stageRecords, buf.Len()+8)
+		emit(id, buf.Bytes())
+	})
+	return err
+}
+
+func count(ctx context.Context, r *pipeline.Record) {
+	pagesRead.Inc(ctx, 1)
+	switch r.Status {
+	case pipeline.StatusOK:
+		pagesOK.Inc(ctx, 1)
+	case pipeline.StatusError:
+		pagesError.Inc(ctx, 1)
+	case pipeline.StatusSkipped:
+		pagesSkiped.Inc(ctx, 1)
+	}
+}
+
+// shardOf spreads records (or, with near-duplicates, whole components,
+// named by their first record) over the shards.
+func shardOf(id, shards int) int {
+	x := uint64(id) * 0x9e3779b97f4a7c15
+	return int((x >> 32) % uint64(shards))
+}
+
+// edgesFn links the records that share a candidate key: each to the
+// first of them (a star: the components are the same as with every
+// pair).
+func edgesFn(ctx context.Context, _ int64, ids func(*int) bool, emit func(int, []byte)) {
+	var all []int
+	var id int
+	for ids(&id) {
+		all = append(all, id)
+	}
+	if len(all) < 2 {
+		return
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	for _, j := range all[1:] {
+		e := binary.AppendVarint(binary.AppendVarint(nil, int64(all[0])), int64(j))
+		shuffled(ctx, stageDedup, len(e)+8)
+		emit(0, e)
+	}
+}
+
+// componentsFn finds the linked components (union-find over every
+// link, on one worker) and names each record's component by its first
+// record.
+func componentsFn(ctx context.Context, _ int, edges func(*[]byte) bool, emit func(int, int)) error {
+	parent := map[int]int{}
+	var find func(int) int
+	find = func(x int) int {
+		p, ok := parent[x]
+		if !ok || p == x {
+			return x
+		}
+		r := find(p)
+		parent[x] = r
+		return r
+	}
+	var e []byte
+	for edges(&e) {
+		d := dec{b: e}
+		a, b := d.int(), d.int()
+		if d.err != nil {
+			return d.err
+		}
+		ra, rb := find(a), find(b)
+		if ra == rb {
+			continue
+		}
+		if rb < ra {
+			ra, rb = rb, ra
+		}
+		parent[ra], parent[rb] = ra, ra
+	}
+	for x := range parent {
+		shuffled(ctx, stageDedup, 16)
+		emit(x, find(x))
+	}
+	return nil
+}
+
+// assignFn sends each record to the shard of its component.
+type assignFn struct {
+	Shards int
+}
+
+func (f *assignFn) ProcessElement(ctx context.Context, id int, lines func(*[]byte) bool, comps func(*int) bool, emit func(int, []byte)) {
+	var line []byte
+	if !lines(&line) {
+		return
+	}
+	comp := id
+	comps(&comp)
+	v := encodeIDLine(id, line)
+	shuffled(ctx, stageRecords, len(v)+8)
+	emit(shardOf(comp, f.Shards), v)
+}

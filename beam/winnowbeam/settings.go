@@ -1,0 +1,123 @@
+package winnowbeam
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/winnow-go/winnow/extract"
+	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+// Settings are the options of a job. They travel to the workers inside
+// the transforms (as JSON), so they hold plain values only. The zero
+// value runs as winnow run does with its defaults, without
+// near-duplicates.
+type Settings struct {
+	// SamplesPerGroup is pipeline.Options.SamplesPerGroup (0: the default).
+	SamplesPerGroup int
+	// TemplateSignature is what templates compare ("": content).
+	TemplateSignature string
+	// Markdown and Blocks add those record fields.
+	Markdown, Blocks bool
+	// SinglePage learns no templates.
+	SinglePage bool
+	// Dedup, when set, marks near-duplicates as winnow run --dedup does.
+	Dedup *pipeline.DedupOptions
+	// Shards is the number of output files; 0 means DefaultShards.
+	Shards int
+	// Gzip compresses the shards (records-*.jsonl.gz).
+	Gzip bool
+}
+
+// DefaultShards is Settings.Shards when it is zero.
+const DefaultShards = 16
+
+// Validate reports every broken setting in one error, before a job is
+// built.
+func (s Settings) Validate() error {
+	var errs []error
+	if s.Shards < 0 {
+		errs = append(errs, fmt.Errorf("shards %d: want 0 (the default, %d) or more", s.Shards, DefaultShards))
+	}
+	if err := s.options().Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if s.Dedup != nil {
+		if err := s.Dedup.Validate(); err != nil {
+			errs = append(errs, err)
+		} else if _, err := pipeline.NewCandidateKeyer(*s.Dedup); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("winnowbeam: %w", err)
+	}
+	return nil
+}
+
+func (s Settings) shards() int {
+	if s.Shards <= 0 {
+		return DefaultShards
+	}
+	return s.Shards
+}
+
+// options are the run options winnow run would use with these settings.
+func (s Settings) options() pipeline.Options {
+	// Pages are read with the default size limit (pipeline.ReadInputs).
+	return pipeline.Options{
+		Stages: pipeline.Stages{
+			Extract:  extract.Options{MaxPageBytes: extract.DefaultMaxPageBytes},
+			Template: infholder.Options{Signature: infholder.Signature(s.TemplateSignature)},
+		},
+		Record:          pipeline.RecordOptions{Markdown: s.Markdown, Blocks: s.Blocks},
+		SinglePage:      s.SinglePage,
+		SamplesPerGroup: s.SamplesPerGroup,
+	}
+}
+
+// ReadManifest reads a manifest: one path a line, blank lines and lines
+// starting with # ignored, each path kept exactly as written (records
+// name it in their source).
+func ReadManifest(r io.Reader) ([]string, error) {
+	var paths []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		paths = append(paths, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("winnowbeam: manifest: %w", err)
+	}
+	return paths, nil
+}
+
+// conf carries Settings to the workers inside a transform, as JSON (a
+// transform's fields must be plain values).
+type conf string
+
+func newConf(s Settings) conf {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("winnowbeam: settings: %v", err)) // plain values: a bug
+	}
+	return conf(b)
+}
+
+// settings decodes what newConf encoded.
+func (c conf) settings() Settings {
+	var s Settings
+	if err := json.Unmarshal([]byte(c), &s); err != nil {
+		panic(fmt.Sprintf("winnowbeam: settings: %v", err))
+	}
+	return s
+}

@@ -1,0 +1,215 @@
+package winnowbeam
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+// dirKey names the directories of a page URL's path (infholder.Site):
+// what infholder.GroupKeys reads of a URL beside its host.
+func dirKey(url string) string {
+	_, dirs := infholder.Site(url)
+	return strings.Join(dirs, "/")
+}
+
+// siteAcc is the site combiner's accumulator: the site's first pages by
+// place (at most the cap), each directory with a URL in it and its
+// number of pages, and the files holding its pages.
+type siteAcc struct {
+	First []pageRef
+	Dirs  map[string]dirCount
+	Files map[int]bool
+}
+
+type dirCount struct {
+	URL string
+	N   int
+}
+
+// sitePlan is what the combiner gives for a site: its first pages (the
+// ones pass 1 samples), the group of each directory, and its files.
+type sitePlan struct {
+	First  []pageRef
+	Groups map[string]string
+	Files  []int
+}
+
+// siteCombine keeps per site what pass 1 of winnow run keeps: the first
+// Cap pages (by place, so that the choice does not depend on the order
+// in which bundles arrive) and what grouping the site's URLs needs.
+type siteCombine struct {
+	Cap int
+}
+
+func (c *siteCombine) CreateAccumulator() siteAcc {
+	return siteAcc{Dirs: map[string]dirCount{}, Files: map[int]bool{}}
+}
+
+func (c *siteCombine) AddInput(a siteAcc, b []byte) siteAcc {
+	r, err := decodePageRef(b)
+	if err != nil {
+		panic(err) // written by scanFn: a bug, not input
+	}
+	return c.MergeAccumulators(a, siteAcc{First: []pageRef{r},
+		Dirs: map[string]dirCount{dirKey(r.URL): {r.URL, 1}}, Files: map[int]bool{r.At.File: true}})
+}
+
+func (c *siteCombine) MergeAccumulators(a, b siteAcc) siteAcc {
+	if a.Dirs == nil {
+		a = c.CreateAccumulator()
+	}
+	first := append(a.First, b.First...)
+	sort.Slice(first, func(i, j int) bool { return first[i].At.less(first[j].At) })
+	a.First = first[:min(len(first), c.Cap)]
+	for k, d := range b.Dirs {
+		have, ok := a.Dirs[k]
+		if !ok || d.URL < have.URL {
+			have.URL = d.URL // any URL of the directory does; the least, for equal bytes
+		}
+		have.N += d.N
+		a.Dirs[k] = have
+	}
+	for f := range b.Files {
+		a.Files[f] = true
+	}
+	return a
+}
+
+// ExtractOutput groups the site's URLs as winnow run does: a URL stands
+// for each page of its directory, since GroupKeys reads no more of them.
+func (c *siteCombine) ExtractOutput(a siteAcc) sitePlan {
+	keys := slices.Sorted(maps.Keys(a.Dirs))
+	var urls []string
+	for _, k := range keys {
+		for range a.Dirs[k].N {
+			urls = append(urls, a.Dirs[k].URL)
+		}
+	}
+	groupOf := infholder.GroupKeys(urls, infholder.MinPages)
+	p := sitePlan{First: a.First, Groups: map[string]string{}, Files: slices.Sorted(maps.Keys(a.Files))}
+	i := 0
+	for _, k := range keys {
+		p.Groups[k] = groupOf[i]
+		i += a.Dirs[k].N
+	}
+	return p
+}
+
+// siteTemplates is what a file needs of one of its sites: the group of
+// each directory and the groups' templates.
+type siteTemplates struct {
+	Host      string                         `json:"host"`
+	Groups    map[string]string              `json:"groups"`
+	Templates map[string]*infholder.Template `json:"templates,omitempty"`
+}
+
+// requestFn asks each file holding a site's first pages to sample them.
+type requestFn struct{}
+
+func (requestFn) ProcessElement(ctx context.Context, host string, p sitePlan, emit func(int, []byte)) {
+	for _, r := range p.First {
+		var e enc
+		e.int(r.At.Rec)
+		e.str(host)
+		shuffled(ctx, stageTemplates, len(e.b)+8)
+		emit(r.At.File, e.b)
+	}
+}
+
+// sampleFn reads a file again and samples the pages asked for.
+type sampleFn struct {
+	Conf conf
+	opts pipeline.Options
+}
+
+func (f *sampleFn) Setup() { f.opts = f.Conf.settings().options() }
+
+func (f *sampleFn) ProcessElement(ctx context.Context, file int, paths func(*string) bool, reqs func(*[]byte) bool, emit func(string, []byte)) {
+	var path string
+	paths(&path)
+	want := map[int]string{}
+	var b []byte
+	for reqs(&b) {
+		d := dec{b: b}
+		rec, host := d.int(), d.str()
+		if d.err != nil {
+			panic(d.err)
+		}
+		want[rec] = host
+	}
+	if len(want) == 0 {
+		return
+	}
+	readFile(ctx, path, func(rec int, in pipeline.Input) {
+		host, ok := want[rec]
+		if !ok {
+			return
+		}
+		s, ok := f.opts.Sample(in)
+		out := encodeSample(sampleOut{At: place{file, rec}, OK: ok, Sample: s})
+		shuffled(ctx, stageTemplates, len(out)+len(host))
+		emit(host, out)
+	})
+}
+
+// learnFn learns a site's templates from its samples and sends them to
+// every file of the site.
+type learnFn struct {
+	Conf conf
+	opts pipeline.Options
+}
+
+func (f *learnFn) Setup() { f.opts = f.Conf.settings().options() }
+
+func (f *learnFn) ProcessElement(ctx context.Context, host string, plans func(*sitePlan) bool, samples func(*[]byte) bool, emit func(int, []byte)) error {
+	var p sitePlan
+	if !plans(&p) {
+		return nil
+	}
+	urlAt := map[place]string{}
+	for _, r := range p.First {
+		urlAt[r.At] = r.URL
+	}
+	var outs []sampleOut
+	var b []byte
+	for samples(&b) {
+		s, err := decodeSample(b)
+		if err != nil {
+			return err
+		}
+		if s.OK {
+			outs = append(outs, s)
+		}
+	}
+	sort.Slice(outs, func(i, j int) bool { return outs[i].At.less(outs[j].At) })
+	groups := make([]string, len(outs))
+	smp := make([]infholder.Sample, len(outs))
+	for i, s := range outs {
+		groups[i], smp[i] = p.Groups[dirKey(urlAt[s.At])], s.Sample
+	}
+	tpls, err := f.opts.LearnTemplates(groups, smp)
+	if err != nil {
+		return err
+	}
+	templatesLearned.Inc(ctx, int64(len(tpls)))
+	out, err := json.Marshal(siteTemplates{Host: host, Groups: p.Groups, Templates: tpls})
+	if err != nil {
+		return err
+	}
+	for _, file := range p.Files {
+		shuffled(ctx, stageTemplates, len(out)+8)
+		emit(file, out)
+	}
+	return nil
+}
+
+var templatesLearned = beam.NewCounter("winnow", "templates")
