@@ -1,0 +1,353 @@
+package winnowbeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/pipeline"
+)
+
+// The tests run every job in this process on Prism.
+func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+
+// mainRoot is the main module's folder: the beam module's parent.
+func mainRoot(t testing.TB) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(b, []byte("module github.com/winnow-go/winnow\n")) {
+			return dir
+		}
+		if dir == filepath.Dir(dir) {
+			t.Fatalf("no main module above %s", wd)
+		}
+	}
+}
+
+// dataDir is the shared data: $WINNOW_DATA, else ../shared/data beside
+// the main module (not beside this module, whose go.mod is nearer).
+// Missing data skips the test, and fails it under CI=true.
+func dataDir(t testing.TB) string {
+	t.Helper()
+	if os.Getenv(shareddata.EnvVar) == "" {
+		if d := filepath.Join(mainRoot(t), "..", "shared", "data"); dirExists(d) {
+			t.Setenv(shareddata.EnvVar, d)
+		}
+	}
+	return shareddata.Require(t)
+}
+
+func dirExists(d string) bool {
+	st, err := os.Stat(d)
+	return err == nil && st.IsDir()
+}
+
+// runJob runs a job over paths and returns the output folder.
+func runJob(t testing.TB, paths []string, set Settings, out string) string {
+	t.Helper()
+	if out == "" {
+		out = t.TempDir()
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(s, paths, out, set); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// shardLines reads every shard of an output folder: its lines, sorted.
+func shardLines(t testing.TB, out string) []string {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(out, "records-*"))
+	var lines []string
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, ".gz") {
+			zr, err := gzip.NewReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lines = append(lines, splitLines(b)...)
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+func splitLines(b []byte) []string {
+	s := strings.TrimSuffix(string(b), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// reference is winnow run (--dedup when set.Dedup is set) on paths, with
+// the options the settings stand for: its lines, sorted.
+func reference(t testing.TB, paths []string, set Settings) []string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	if _, err := pipeline.RunFile(context.Background(), paths, out, set.options(), pipeline.FileOptions{Dedup: set.Dedup}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := splitLines(b)
+	slices.Sort(lines)
+	return lines
+}
+
+// sameRecords fails unless the job's records are winnow run's, byte for
+// byte, naming the first URL that differs.
+func sameRecords(t testing.TB, want, got []string) {
+	t.Helper()
+	if slices.Equal(want, got) {
+		return
+	}
+	t.Errorf("%d records, winnow run wrote %d", len(got), len(want))
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			var r struct{ URL string }
+			json.Unmarshal([]byte(want[i]), &r)
+			t.Fatalf("first difference at %s:\nrun:  %.600s\nbeam: %.600s", r.URL, want[i], got[i])
+		}
+	}
+}
+
+func withDedup(set Settings) Settings {
+	d := pipeline.DefaultDedupOptions()
+	set.Dedup = &d
+	return set
+}
+
+// sharedWARCs are every WARC file of the shared data, in name order.
+func sharedWARCs(t testing.TB) []string {
+	data := dataDir(t)
+	var paths []string
+	filepath.WalkDir(filepath.Join(data, "warc"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".warc") || strings.HasSuffix(p, ".warc.gz")) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		t.Fatalf("no WARC files under %s/warc", data)
+	}
+	return paths
+}
+
+func TestSharedWARCs(t *testing.T) {
+	paths := sharedWARCs(t)
+	for _, tc := range []struct {
+		name string
+		set  Settings
+	}{
+		{"run", Settings{Shards: 3}},
+		{"dedup", withDedup(Settings{Shards: 3})},
+		{"dedup-gzip", withDedup(Settings{Shards: 2, Gzip: true})},
+		{"single-page", Settings{Shards: 2, SinglePage: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sameRecords(t, reference(t, paths, tc.set), shardLines(t, runJob(t, paths, tc.set, "")))
+		})
+	}
+}
+
+var genwarcOnce sync.Once
+var genwarcBin string
+
+// generate writes pages synthetic pages over files WARC files with
+// internal/tools/genwarc (every site in every file) and returns them.
+func generate(t testing.TB, pages, files int) []string {
+	t.Helper()
+	dataDir(t)
+	root := mainRoot(t)
+	genwarcOnce.Do(func() {
+		bin := filepath.Join(os.TempDir(), "winnowbeam-test-genwarc")
+		cmd := exec.Command("go", "build", "-o", bin, "./internal/tools/genwarc")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building genwarc: %v\n%s", err, out)
+		}
+		genwarcBin = bin
+	})
+	dir := t.TempDir()
+	cmd := exec.Command(genwarcBin, "-pages", strconv.Itoa(pages), "-files", strconv.Itoa(files), "-dir", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("genwarc: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := ReadManifest(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+// TestGenerated is the CI check on pages of sites spread over many
+// files: 5,000 pages in 10 WARC files give winnow run --dedup's records
+// (the same templates and clusters).
+func TestGenerated(t *testing.T) {
+	paths := generate(t, 5000, 10)
+	set := withDedup(Settings{Shards: 4})
+	want := reference(t, paths, set)
+	got := shardLines(t, runJob(t, paths, set, ""))
+	sameRecords(t, want, got)
+	groups, clusters := map[string]bool{}, map[string]bool{}
+	for _, l := range got {
+		var r struct{ Group, Cluster string }
+		json.Unmarshal([]byte(l), &r)
+		groups[r.Group], clusters[r.Cluster] = true, true
+	}
+	if len(groups) < 2 || len(clusters) < 2 || len(clusters) == len(got) {
+		t.Errorf("%d groups and %d clusters over %d records: the input does not exercise templates and near-duplicates", len(groups), len(clusters), len(got))
+	}
+}
+
+// TestIdempotent runs a job twice into one folder: the same shards, the
+// same bytes, and nothing else left there.
+func TestIdempotent(t *testing.T) {
+	paths := sharedWARCs(t)
+	set := withDedup(Settings{Shards: 3})
+	out := runJob(t, paths, set, "")
+	first := readAll(t, out)
+	runJob(t, paths, set, out)
+	second := readAll(t, out)
+	if len(first) != 3 || len(second) != 3 {
+		t.Fatalf("files %v then %v, want the 3 shards", keys(first), keys(second))
+	}
+	for name, b := range first {
+		if !bytes.Equal(b, second[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+func readAll(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = b
+	}
+	return out
+}
+
+func keys(m map[string][]byte) []string { return slices.Sorted(maps.Keys(m)) }
+
+// TestBadFiles: a WARC cut mid-way gives the records before the cut and
+// an error record, as winnow run does; a file that cannot be read at
+// all gives an error record (winnow run refuses to start); the job
+// succeeds.
+func TestBadFiles(t *testing.T) {
+	paths := sharedWARCs(t)
+	b, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "cut"+ext(paths[0]))
+	os.WriteFile(cut, b[:len(b)*2/3], 0o644)
+	set := Settings{Shards: 2}
+	want := reference(t, []string{cut}, set)
+	sameRecords(t, want, shardLines(t, runJob(t, []string{cut}, set, "")))
+	if !strings.Contains(strings.Join(want, "\n"), `"status":"error"`) {
+		t.Errorf("the cut file gave no error record")
+	}
+
+	missing := filepath.Join(dir, "missing.warc.gz")
+	got := shardLines(t, runJob(t, []string{cut, missing}, set, ""))
+	n := 0
+	for _, l := range got {
+		var r struct{ Source, Status, Error string }
+		json.Unmarshal([]byte(l), &r)
+		if r.Source == missing {
+			n++
+			if r.Status != pipeline.StatusError || !strings.Contains(r.Error, "missing.warc.gz") {
+				t.Errorf("record of the missing file: %s", l)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d records name the missing file, want 1", n)
+	}
+}
+
+func ext(p string) string {
+	if strings.HasSuffix(p, ".warc.gz") {
+		return ".warc.gz"
+	}
+	return ".warc"
+}
+
+// TestPageSets runs the shared page sets written as WARC files
+// (genwarc -from), one job per set. It takes several minutes, so it runs
+// only with WINNOW_BEAM_PAGESETS=1 (CI runs TestSharedWARCs and
+// TestGenerated).
+func TestPageSets(t *testing.T) {
+	if os.Getenv("WINNOW_BEAM_PAGESETS") != "1" {
+		t.Skip("set WINNOW_BEAM_PAGESETS=1 to run the page sets (minutes)")
+	}
+	data := dataDir(t)
+	generate(t, 1, 1) // builds genwarc
+	sets := map[string][]string{}
+	for _, set := range []string{"cleaneval-zh", "daniel-ru", "daniel-zh", "scrapinghub", "trafilatura", "wcxb-dev-even"} {
+		sets[set] = []string{filepath.Join(data, "extract", set, "html")}
+	}
+	cpe, _ := filepath.Glob(filepath.Join(data, "sites", "cleanportaleval", "*", "input"))
+	sets["cleanportaleval"] = cpe
+	sets["swde-book"] = []string{filepath.Join(data, "sites", "swde-book", "booksamillion"), filepath.Join(data, "sites", "swde-book", "christianbook")}
+	for _, name := range slices.Sorted(maps.Keys(sets)) {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(genwarcBin, "-from", strings.Join(sets[name], ","), "-files", "4", "-dir", dir)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("genwarc: %v\n%s", err, out)
+			}
+			b, _ := os.ReadFile(filepath.Join(dir, "manifest.txt"))
+			paths, _ := ReadManifest(bytes.NewReader(b))
+			set := withDedup(Settings{Shards: 4})
+			sameRecords(t, reference(t, paths, set), shardLines(t, runJob(t, paths, set, "")))
+		})
+	}
+}
