@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -77,9 +79,65 @@ func NewSites(templates map[string]*infholder.Template) *Sites {
 // FileError is the record input of a file that could not be read to
 // its end: the records read before it stand, and this one says why the
 // rest is missing (winnow-beam, where one bad file must not fail the
-// job; winnow run stops instead).
+// job, and Run with Options.FileErrors).
 func FileError(path string, err error) Input {
-	return Input{Source: path, Status: StatusError, Err: fmt.Sprintf("reading %s: %v", path, err), Kind: KindWARC}
+	return Input{Source: path, Status: StatusError, Err: fmt.Sprintf("reading %s: %v", path, err), Kind: KindRead}
+}
+
+// fnError marks an error that readInputs' callback returned, as opposed
+// to one of the file being read.
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+func (e fnError) Unwrap() error { return e.err }
+
+// readInputs is readInputs with the run's choice of what a file that
+// cannot be read does: stop the run, or (FileErrors) become an error
+// record after those read before the failure.
+func (o Options) readInputs(paths []string, fn func(Input) error, res func(url, path string, offset int64), readers, limit int, skim bool) error {
+	if !o.FileErrors {
+		return readInputs(paths, fn, res, readers, limit, skim)
+	}
+	marked := func(in Input) error {
+		if err := fn(in); err != nil {
+			return fnError{err}
+		}
+		return nil
+	}
+	for _, p := range paths {
+		err := readInputs([]string{p}, marked, res, readers, limit, skim)
+		var fe fnError
+		switch {
+		case errors.As(err, &fe):
+			return fe.err
+		case err != nil:
+			if err := fn(FileError(p, err)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ReadPaths reads a list of input paths (winnow run --paths-from, a
+// winnow-beam manifest): one path a line, each kept exactly as written
+// (records name it in their source); blank lines and lines starting
+// with # are skipped.
+func ReadPaths(r io.Reader) ([]string, error) {
+	var paths []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		paths = append(paths, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("pipeline: list of paths: %w", err)
+	}
+	return paths, nil
 }
 
 // DedupPart is Dedup over part of a collection: r holds the records at

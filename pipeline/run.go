@@ -54,6 +54,12 @@ type Options struct {
 	// run loads it instead of learning, and relearns it when the site's
 	// pages no longer fit it.
 	TemplatesDir string
+	// FileErrors makes a file that cannot be read (missing, or failing
+	// mid-way) one error record (FileError), after the records read
+	// before the failure, and the run go on; otherwise the run stops.
+	// A task of many files (a Hadoop Streaming mapper, Spark's
+	// RDD.pipe) must not fail for one bad file.
+	FileErrors bool
 }
 
 // Validate reports every broken setting in one error: a negative number
@@ -158,7 +164,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 		opts.Stages.Render = &rc
 		if opts.SinglePage {
 			// No pass 1 to index the subresources in: a read of its own.
-			if err := readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers, opts.pageLimit(), true); err != nil {
+			if err := opts.readInputs(paths, func(Input) error { return ctx.Err() }, res.add, workers, opts.pageLimit(), true); err != nil {
 				return Summary{}, fmt.Errorf("pipeline: resources: %w", err)
 			}
 		} else if sites, err = learnSites(ctx, paths, opts, res); err != nil {
@@ -218,7 +224,7 @@ func Run(ctx context.Context, paths []string, w io.Writer, opts Options) (Summar
 			}
 			return
 		}
-		readErr = readInputs(paths, feed, nil, workers, opts.pageLimit(), false)
+		readErr = opts.readInputs(paths, feed, nil, workers, opts.pageLimit(), false)
 	}()
 	var wg sync.WaitGroup
 	for range workers {

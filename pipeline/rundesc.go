@@ -60,6 +60,9 @@ func Describe(paths []string, opts Options, dedup *DedupOptions) (RunDesc, error
 	d := RunDesc{Version: version.String()}
 	for _, p := range paths {
 		in, err := describeInput(p)
+		if err != nil && opts.FileErrors {
+			in, err = InputDesc{Path: p}, nil // its record says why
+		}
 		if err != nil {
 			return d, err
 		}

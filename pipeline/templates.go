@@ -514,13 +514,13 @@ func learnSites(ctx context.Context, paths []string, opts Options, res *warcReso
 	// sampled pages' bodies where they are stored.
 	skim := hold == 0
 	l.source = func(fn func(Input) error) error {
-		return readInputs(paths, fn, nil, opts.workers(), opts.pageLimit(), skim)
+		return opts.readInputs(paths, fn, nil, opts.workers(), opts.pageLimit(), skim)
 	}
 	var onResource func(url, path string, offset int64)
 	if res != nil {
 		onResource = res.add
 	}
-	err := readInputs(paths, l.Add, onResource, opts.workers(), opts.pageLimit(), skim)
+	err := opts.readInputs(paths, l.Add, onResource, opts.workers(), opts.pageLimit(), skim)
 	if err != nil {
 		l.stop()
 		return nil, err

@@ -321,12 +321,11 @@ func ext(p string) string {
 }
 
 // TestPageSets runs the shared page sets written as WARC files
-// (genwarc -from), one job per set. It takes several minutes, so it runs
-// only with WINNOW_BEAM_PAGESETS=1 (CI runs TestSharedWARCs and
-// TestGenerated).
+// (genwarc -from, 4 files a set), one job per set: about a minute on two
+// cores, skipped with -short.
 func TestPageSets(t *testing.T) {
-	if os.Getenv("WINNOW_BEAM_PAGESETS") != "1" {
-		t.Skip("set WINNOW_BEAM_PAGESETS=1 to run the page sets (minutes)")
+	if testing.Short() {
+		t.Skip("-short: the page sets take a minute")
 	}
 	data := dataDir(t)
 	generate(t, 1, 1) // builds genwarc

@@ -1,12 +1,10 @@
 package winnowbeam
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
@@ -83,23 +81,8 @@ func (s Settings) options() pipeline.Options {
 
 // ReadManifest reads a manifest: one path a line, blank lines and lines
 // starting with # ignored, each path kept exactly as written (records
-// name it in their source).
-func ReadManifest(r io.Reader) ([]string, error) {
-	var paths []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		paths = append(paths, line)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("winnowbeam: manifest: %w", err)
-	}
-	return paths, nil
-}
+// name it in their source), as winnow run --paths-from reads it.
+func ReadManifest(r io.Reader) ([]string, error) { return pipeline.ReadPaths(r) }
 
 // conf carries Settings to the workers inside a transform, as JSON (a
 // transform's fields must be plain values).

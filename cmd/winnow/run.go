@@ -39,6 +39,7 @@ func batchGC() {
 
 type runFlags struct {
 	out, summary string
+	pathsFrom    string
 	workers      int
 	maxPageBytes int
 	markdown     bool
@@ -83,8 +84,8 @@ removed.template in the record). --single-page skips the first pass.`,
   winnow run pages/ more.jsonl --out - --summary run.json --dedup
   zcat crawl.warc.gz | winnow run - --out pages.jsonl`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("run: name at least one input")
+			if len(args) == 0 && !cmd.Flags().Changed("paths-from") {
+				return usagef("run: name at least one input, or --paths-from")
 			}
 			return nil
 		},
@@ -95,7 +96,8 @@ removed.template in the record). --single-page skips the first pass.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.out, "out", "", "output JSONL file, or - for standard output (required)")
+	fl.StringVar(&f.out, "out", "", "output JSONL file, or - for standard output (required; with --paths-from the default is -)")
+	fl.StringVar(&f.pathsFrom, "paths-from", "", "read the input paths from this file, or - for standard input, one a line (a Hadoop Streaming mapper, Spark's RDD.pipe()); a file that cannot be read becomes an error record, not a failed run")
 	fl.StringVar(&f.summary, "summary", "", "write the run summary as JSON to this file")
 	fl.IntVar(&f.workers, "workers", 0, "extraction goroutines (default: GOMAXPROCS)")
 	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes")
@@ -129,15 +131,21 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 			return err
 		}
 	}
+	listed, err := readPathsFrom(f.pathsFrom, os.Stdin)
+	if err != nil {
+		return err
+	}
 	cleanup, err := spoolInputs(inputs)
 	defer cleanup()
 	if err != nil {
 		return err
 	}
+	inputs = append(inputs, listed...)
 	opts, err := f.options()
 	if err != nil {
 		return err
 	}
+	opts.FileErrors = f.pathsFrom != ""
 	if f.render {
 		cfg, closeFn, err := startRender(f.chromium, f.workers, render.Options{JS: f.renderJS}, f.renderLog)
 		if err != nil {
@@ -162,7 +170,10 @@ func runRun(ctx context.Context, inputs []string, f runFlags, stderr io.Writer) 
 
 // check refuses flags that do not go together (a usage error) and returns
 // the near-duplicate options of --dedup.
-func (f runFlags) check() (*pipeline.DedupOptions, error) {
+func (f *runFlags) check() (*pipeline.DedupOptions, error) {
+	if f.out == "" && f.pathsFrom != "" {
+		f.out = "-" // a mapper writes its records to stdout
+	}
 	if f.out == "" {
 		return nil, usagef("run: --out is required")
 	}
@@ -210,6 +221,25 @@ func (f runFlags) baseOptions() pipeline.Options {
 		SamplesPerGroup: f.samples,
 		HoldBytes:       f.holdBytes,
 	}
+}
+
+// readPathsFrom reads the input paths of --paths-from (none when name
+// is empty; "-" is stdin). The paths are not checked here: one that
+// cannot be read becomes an error record.
+func readPathsFrom(name string, stdin io.Reader) ([]string, error) {
+	if name == "" {
+		return nil, nil
+	}
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	return pipeline.ReadPaths(r)
 }
 
 // spoolInputs checks that every input exists and replaces "-" with a
