@@ -99,6 +99,7 @@ type recordFn struct {
 	set   Settings
 	opts  pipeline.Options
 	keyer *pipeline.CandidateKeyer
+	first map[int]int // firstIDs of the side input, which never changes
 }
 
 func (f *recordFn) Setup() error {
@@ -133,7 +134,10 @@ func (f *recordFn) ProcessElement(ctx context.Context, file int, paths func(*str
 	if !f.set.SinglePage {
 		known = pipeline.NewSites(templates)
 	}
-	first := firstIDs(counts)[file]
+	if f.first == nil {
+		f.first = firstIDs(counts)
+	}
+	first := f.first[file]
 	shards := f.set.shards()
 	var err error
 	readFile(ctx, path, func(rec int, in pipeline.Input) {

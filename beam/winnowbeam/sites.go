@@ -65,7 +65,10 @@ func (c *siteCombine) AddInput(a siteAcc, b []byte) siteAcc {
 
 func (c *siteCombine) MergeAccumulators(a, b siteAcc) siteAcc {
 	if a.Dirs == nil {
-		a = c.CreateAccumulator()
+		a.Dirs = map[string]dirCount{} // empty maps decode as nil
+	}
+	if a.Files == nil {
+		a.Files = map[int]bool{}
 	}
 	first := append(a.First, b.First...)
 	sort.Slice(first, func(i, j int) bool { return first[i].At.less(first[j].At) })
