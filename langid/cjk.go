@@ -1,6 +1,9 @@
 package langid
 
-import "unicode"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // Shares of the scripts that decide text written in ideographs, kana and
 // Hangul. Japanese prose is about half kana (hiragana alone is 30-40% of
@@ -17,6 +20,10 @@ const (
 	cjkMajority = 0.5
 	// japaneseKana: the share of kana among the ideographs and kana.
 	japaneseKana = 0.05
+	// scriptSample is how many bytes of the text are read for the
+	// shares: 680 ideographs or more, and a bound on the cost for a
+	// long text.
+	scriptSample = 2 << 10
 )
 
 // byScript decides text that is mostly ideographs, kana or Hangul: ok is
@@ -27,7 +34,21 @@ const (
 func (id *Identifier) byScript(text string) (lang string, confidence float64, ok bool) {
 	var han, kana, hangul, other int
 	inWord := false
-	for _, r := range text {
+	for i, r := range text {
+		if i >= scriptSample {
+			break
+		}
+		if r < utf8.RuneSelf { // ASCII: no CJK, and the letters are a-z, A-Z
+			if 'a' <= r|0x20 && r|0x20 <= 'z' {
+				if !inWord {
+					other++
+				}
+				inWord = true
+				continue
+			}
+			inWord = false
+			continue
+		}
 		switch {
 		case unicode.Is(unicode.Han, r):
 			han++

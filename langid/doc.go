@@ -24,6 +24,15 @@
 //     soon as one kana stands among Chinese characters (a brand name, a の
 //     in a headline). Identify decides text written mostly in ideographs,
 //     kana and Hangul by the share of each script instead (cjk.go).
+//   - Declared languages. Most pages declare their language, and most
+//     declarations are right. IdentifyDeclared first counts the declared
+//     language's commonest words among the text's first 200 words
+//     (words.go, the short-word method): when they are a fifth of the
+//     text and outnumber every other language's, the declaration stands
+//     and lingua is not run. On the 3,299 pages of the shared sets this
+//     decides 2,384 pages at about 5 µs each instead of 0.6 ms, and
+//     changes the language of 9, each a page lingua had misread (German
+//     articles named Swedish or English by a piece of names or code).
 //
 // An Identifier is safe for concurrent use; Default builds one lazily and
 // shares it.

@@ -242,3 +242,26 @@ func vmRSS(t *testing.T) int64 {
 	t.Fatal("no VmRSS in /proc/self/status")
 	return 0
 }
+
+func TestIdentifyDeclared(t *testing.T) {
+	en := "The city council voted on Tuesday to expand the bicycle lanes along the river, and the mayor said that the work will start in the spring of next year."
+	de := "Der Stadtrat hat am Dienstag beschlossen, die Radwege entlang des Flusses auszubauen, und der Bürgermeister sagte, dass die Arbeiten im Frühjahr beginnen."
+	for _, c := range []struct {
+		name, text, declared, want string
+		confirmed                  bool
+	}{
+		{"confirmed", en, "en", "en", true},
+		{"wrong declaration", de, "en", "de", false},
+		{"no declaration", de, "", "de", false},
+		{"declared, no list", en, "el", "en", false},
+		{"too short: left to lingua", "The river and the lanes.", "en", "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			id := Default()
+			_, confirmed := id.words.confirm(c.text, c.declared)
+			if l, conf := id.IdentifyDeclared(c.text, c.declared); c.want != "" && l != c.want || confirmed != c.confirmed || conf <= 0 || conf > 1 {
+				t.Errorf("IdentifyDeclared = %s %.2f (confirmed %v), want %s (confirmed %v)", l, conf, confirmed, c.want, c.confirmed)
+			}
+		})
+	}
+}

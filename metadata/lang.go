@@ -25,15 +25,15 @@ const (
 // what identify (nil for none) says of its text. fromText reports that
 // the language is the identified one; conf is identify's confidence then,
 // and 0 when the language is the declared one the text did not confirm.
-func chooseLang(declared, text string, identify func(string) (string, float64)) (lang string, conf float64, fromText bool) {
+func chooseLang(declared, text string, identify func(text, declared string) (string, float64)) (lang string, conf float64, fromText bool) {
 	if identify == nil || text == "" {
 		return declared, 0, false
 	}
-	l, c := identify(text)
+	l, c := identify(text, canonicalLang(declared))
 	switch {
 	case l == "":
 		return declared, 0, false
-	case declared == "" || sameLang(declared, l):
+	case declared == "" || canonicalLang(declared) == l:
 		return l, c, true
 	case c >= minLangConfidence && countWords(text) >= minLangWords:
 		return l, c, true
@@ -41,19 +41,19 @@ func chooseLang(declared, text string, identify func(string) (string, float64)) 
 	return declared, 0, false
 }
 
-// sameLang reports whether a declared code and an identified one name
-// the same language, the declared one possibly by an older or wider code
-// (iw for he, in for id, no for nb).
-func sameLang(declared, identified string) bool {
+// canonicalLang is the code an identifier names a declared language by:
+// the current code for an older or wider one (iw for he, in for id, no
+// for nb), else the code itself.
+func canonicalLang(declared string) string {
 	switch declared {
 	case "iw":
-		declared = "he"
+		return "he"
 	case "in":
-		declared = "id"
+		return "id"
 	case "no":
-		declared = "nb"
+		return "nb"
 	}
-	return declared == identified
+	return declared
 }
 
 // countWords counts the runs of letters in s and each ideograph, kana

@@ -7,12 +7,12 @@ import (
 
 func TestChooseLang(t *testing.T) {
 	long := strings.Repeat("word ", 30)
-	sure := func(l string, c float64) func(string) (string, float64) {
-		return func(string) (string, float64) { return l, c }
+	sure := func(l string, c float64) func(string, string) (string, float64) {
+		return func(string, string) (string, float64) { return l, c }
 	}
 	for _, c := range []struct {
 		name, declared, text string
-		identify             func(string) (string, float64)
+		identify             func(text, declared string) (string, float64)
 		want                 string
 		wantConf             float64
 		wantText             bool

@@ -100,9 +100,11 @@ type Options struct {
 	// Now is the latest acceptable date (zero: the time of the call); a
 	// later date is a fault of the page and is not used.
 	Now time.Time
-	// Identify names the language of a text with its confidence (0-1);
-	// nil leaves Lang to what the page declares.
-	Identify func(text string) (lang string, confidence float64)
+	// Identify names the language of a text with its confidence (0-1),
+	// given the ISO 639-1 code of the language the page declares ("" for
+	// none) as evidence (langid.Identifier.IdentifyDeclared); nil leaves
+	// Lang to what the page declares.
+	Identify func(text, declared string) (lang string, confidence float64)
 }
 
 // maxField bounds the length of a text field: a description or title

@@ -162,7 +162,7 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 	}
 	mo := s.Metadata
 	if mo.Identify == nil && !s.NoLangID {
-		mo.Identify = langid.Default().Identify
+		mo.Identify = langid.Default().IdentifyDeclared
 	}
 	p.Meta = metadata.Read(p.Doc, metadata.Input{URL: p.URL, Text: sb.String(), PageType: string(p.Type)}, mo)
 	if ro.Title != "" {

@@ -1,0 +1,170 @@
+package langid
+
+import (
+	"math/bits"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// commonWords are the most frequent words of each language of
+// DefaultLanguages written in Latin or Cyrillic letters: articles,
+// prepositions, conjunctions, pronouns and the commonest verb forms,
+// which make up a third or more of running text (Grefenstette, "Comparing
+// two language identification schemes", JADT 1995: the short-word
+// method). They confirm a language a page declares without lingua's
+// n-gram models (see confirm); they never name a language by themselves.
+var commonWords = map[string]string{
+	"en": "the of and to in is that for it with as was on are be this by at from have or an not you which but has were they their will can we its more been about would there also his he she her our your all one if what who when",
+	"de": "der die und in den von zu das mit sich des auf für ist im dem nicht ein eine als auch es an werden aus er hat dass sie nach wird bei einer um am sind noch wie einem über einen so zum war haben nur oder aber vor zur bis mehr durch man sein wurde sei ich wir ihr",
+	"fr": "de la le et les des en un du une que est pour qui dans a par plus pas au sur ne se ce il sont avec ou son aux été nous vous mais cette elle ses leur comme tout ont je",
+	"es": "de la que el en y a los se del las un por con no una su para es al lo como más o pero sus le ha me si sin sobre este ya entre cuando todo esta ser son también fue había muy hasta desde está",
+	"pt": "de a o que e do da em um para é com não uma os no se na por mais as dos como mas foi ao ele das tem à seu sua ou ser quando muito há nos já está também pelo pela até isso ela entre era depois sem mesmo",
+	"it": "di e il la che a in per un è del non una le si con i da della al sono lo gli più ha come ma dei anche nel delle alla questo se nella ci o essere stato suo cui dal sua tra ne ed molto hanno",
+	"nl": "de van het een en in is dat op te zijn voor met die niet aan er om ook als dan bij of door maar worden wordt nog naar uit tot kan over wel was heeft deze hij ze zo al meer we je geen",
+	"ca": "de la i a el que en les per del un una és amb els no al es va com més o però seu han ha dels aquest també",
+	"pl": "w i na z się do nie że to jest o jak a po od co za ale jego przez dla są tak już czy tym oraz może jej było być ich tego które który która także mnie go ze we tylko gdy",
+	"cs": "a se v na je že s o z do to i k ve by jsou jako pro za jak ale po od jeho tak které který která také už nebo jen při být bylo byl má mezi podle",
+	"sk": "a sa v na je že s o z do to i k vo by sú ako pre za ale po od jeho tak ktoré ktorý ktorá aj už alebo len pri byť bolo bol má medzi podľa sme",
+	"sv": "och i att det som en på är av för med till den har de inte om ett var jag men så han kan vi från sig vid eller när ska nu också efter",
+	"da": "og i at det er en til på som de med han af for ikke der var jeg men et har om vi fra kan sig den også efter eller når skal nu",
+	"nb": "og i det er som en på til av for med at ikke har de den var jeg om et men så han kan vi fra seg eller når skal nå også etter",
+	"ro": "de și în a la cu pe care nu o din se mai un să este ce că au fost sau pentru ca sunt prin dar ei el lui după acest",
+	"hu": "a az és hogy nem is egy van meg el már de csak ki mint be volt még ez azt ha vagy amely után pedig kell lesz",
+	"fi": "ja on ei se että oli hän kun mutta niin ovat myös tai kuin ole sen joka jo mitä vain voi hänen olla",
+	"et": "ja on ei et see kui oli mis ka aga ta nii oma kes seda siis ning tema või pole",
+	"lv": "un ir ar par no ka uz kas tā to bet arī vai kā lai tas pie tiek gan",
+	"lt": "ir yra kad su į iš o tai bet jo kaip buvo už dar ar nuo tik apie per",
+	"tr": "ve bir bu da de için ile olarak olan çok daha gibi en ne ama sonra kadar her o var değil ise ya mi",
+	"id": "yang dan di ini itu dengan untuk dari dalam tidak akan pada juga ke ada adalah oleh kami saya bisa karena telah sudah atau",
+	"ms": "yang dan di ini itu dengan untuk dari dalam tidak akan pada juga ke ada adalah oleh kami saya boleh kerana telah sudah atau",
+	"vi": "và của là có các trong được cho không một những với người đã này để khi đến từ theo như về thì cũng",
+	"hr": "i je u se na da za su od s a o ne to kao iz što koji ali bi bio će sa ili po",
+	"sl": "in je v se na da za so z pa o ne to ki iz kot bi tudi po pri sem lahko ali",
+	"sr": "i je u se na da za su od sa a o ne to kao iz što koji ali bi bio će ili po и је у се на да за су од са а о не то као из што који али би био ће или по",
+	"ru": "и в не на что с по это как а к но из о у за то же для от так он его был все она бы или только уже мы при было они ее до если еще также может",
+	"uk": "і в на не що з та до у це як за від про по а й для але його є був він вона ми вони також які якщо ще",
+	"bg": "и на в да се е за с от не че са по като това но а ще към или той тя ние те си при още",
+}
+
+// wordLists is commonWords indexed for confirm: each word maps to the set
+// of languages (bits, in the order of wordLangs) that have it.
+type wordLists struct {
+	langs []string          // bit i is langs[i]
+	words map[string]uint64 // word -> languages
+}
+
+func newWordLists(codes map[string]bool) *wordLists {
+	wl := &wordLists{words: map[string]uint64{}}
+	for _, c := range DefaultLanguages { // a fixed order, so the bits are the same every run
+		ws, ok := commonWords[c]
+		if !ok || !codes[c] {
+			continue
+		}
+		bit := uint64(1) << len(wl.langs)
+		wl.langs = append(wl.langs, c)
+		for _, w := range strings.Fields(ws) {
+			wl.words[w] |= bit
+		}
+	}
+	return wl
+}
+
+// Bounds of confirm. On the 3,299 pages of the shared sets with a
+// declared language (scrapinghub, trafilatura, wcxb-dev-even, daniel-ru,
+// daniel-zh, cleaneval-zh, htmldate), see confirm's comment.
+const (
+	// confirmWords is how many words of the text are read.
+	confirmWords = 200
+	// confirmMinWords: a shorter text is left to lingua.
+	confirmMinWords = 20
+	// confirmShare is the share of the words read that must be the
+	// declared language's common words.
+	confirmShare = 0.2
+	// confirmMargin: the declared language's common words must outnumber
+	// those of every other language by this factor.
+	confirmMargin = 1.5
+)
+
+// confirm says whether text is written in the declared language by its
+// common words: they must be confirmShare of the text's first
+// confirmWords words and outnumber every other listed language's by
+// confirmMargin. The confidence is the declared language's count over
+// its count plus the runner-up's. Close languages (Danish and Norwegian,
+// Indonesian and Malay, Czech and Slovak) share most of their common
+// words, so the declared one of a pair is confirmed when the text is in
+// either, as chooseLang in package metadata keeps a declared language
+// that lingua hesitates over.
+func (wl *wordLists) confirm(text, declared string) (confidence float64, ok bool) {
+	di := -1
+	for i, l := range wl.langs {
+		if l == declared {
+			di = i
+		}
+	}
+	if di < 0 {
+		return 0, false
+	}
+	var counts [64]int
+	n := 0
+	var buf [64]byte
+	for w := range wordsOf(text) {
+		if n == confirmWords {
+			break
+		}
+		n++
+		if len(w) > 24 {
+			continue
+		}
+		set := wl.words[string(lowerInto(buf[:0], w))]
+		for set != 0 {
+			i := bits.TrailingZeros64(set)
+			counts[i]++
+			set &^= 1 << i
+		}
+	}
+	d := counts[di]
+	if n < confirmMinWords || float64(d) < confirmShare*float64(n) {
+		return 0, false
+	}
+	runner := 0
+	for i := range wl.langs {
+		if i != di {
+			runner = max(runner, counts[i])
+		}
+	}
+	if float64(d) < confirmMargin*float64(runner) {
+		return 0, false
+	}
+	return roundConf(float64(d) / float64(d+runner)), true
+}
+
+// wordsOf yields the runs of letters (and marks) of s.
+func wordsOf(s string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range s {
+			letter := unicode.IsLetter(r) || unicode.Is(unicode.Mn, r)
+			switch {
+			case letter && start < 0:
+				start = i
+			case !letter && start >= 0:
+				if !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			yield(s[start:])
+		}
+	}
+}
+
+// lowerInto appends w lower-cased to buf.
+func lowerInto(buf []byte, w string) []byte {
+	for _, r := range w {
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	return buf
+}
