@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -47,7 +48,8 @@ type collector struct {
 	labelledDate string     // the first text a "Date:"/"Published:" label names a date with
 	labelWait    int        // text nodes still to look at after a label that stood alone
 	relTags      []string
-	kept         int // bytes of meta values kept
+	kept         int            // bytes of meta values kept
+	valueKinds   map[string]int // valueKinds of the attribute values met
 	warnings     []string
 }
 
@@ -140,7 +142,7 @@ func (c *collector) placed(sh shown) (after, near bool) {
 const nearBefore = 120
 
 func collect(doc *html.Node) *collector {
-	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}}
+	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}, valueKinds: map[string]int{}}
 	c.walk(doc, false)
 	c.ld = parseLD(c.ldTexts, &c.warnings)
 	c.site = c.siteName()
@@ -163,11 +165,11 @@ func (c *collector) add(m map[string][]string, key, val string) {
 // element whose class names a comment section: bylines there are the
 // commenters'.
 func (c *collector) walk(n *html.Node, inComments bool) {
-	if n.Type == html.TextNode && !inComments && c.labelledDate == "" {
-		c.dateLabel(n.Data)
-	}
 	if n.Type == html.TextNode {
 		if t := strings.TrimSpace(n.Data); t != "" {
+			if !inComments && c.labelledDate == "" {
+				c.dateLabel(t)
+			}
 			if !inComments {
 				for _, h := range c.heads {
 					h.follow(t)
@@ -177,16 +179,14 @@ func (c *collector) walk(n *html.Node, inComments bool) {
 		}
 	}
 	if n.Type == html.ElementNode {
-		var k kinds
-		var comments bool
-		k.author, k.date, comments = attrKinds(n)
+		k := readKinds(n)
 		if k.author || k.date {
 			k.hint = hint(n) // built only for the few elements that need it
 		}
 		if !c.element(n, k, inComments) {
 			return
 		}
-		inComments = inComments || comments
+		inComments = inComments || k.comments
 	}
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		c.walk(ch, inComments)
@@ -273,11 +273,11 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 			}
 		}
 	}
-	if ip := attr(n, "itemprop"); ip != "" {
-		c.microdata(n, ip)
+	if k.itemprop != "" {
+		c.microdata(n, k.itemprop)
 	}
-	if p := attr(n, "property"); p != "" && n.DataAtom != atom.Meta {
-		c.add(c.micro, p, itemValue(n)) // RDFa
+	if k.property != "" && n.DataAtom != atom.Meta {
+		c.add(c.micro, k.property, itemValue(n)) // RDFa
 	}
 	if !inComments {
 		c.lines(n, k)
@@ -306,11 +306,14 @@ func (c *collector) microdata(n *html.Node, props string) {
 	}
 }
 
-// kinds is what an element's class, id, rel and itemprop say (attrKinds),
-// with the hint itself when they name an author or a date line.
+// kinds is what an element's attributes say (readKinds): whether its
+// class, id, rel or itemprop name an author line, a date line or a
+// comment section, with the hint itself when they name an author or a
+// date line; and its itemprop and property.
 type kinds struct {
-	author, date bool
-	hint         string
+	author, date, comments bool
+	hint                   string
+	itemprop, property     string
 }
 
 // lines keeps the short author and date lines a page shows near its
@@ -378,10 +381,6 @@ var dateLabels = []string{"date", "datum", "published", "publication date", "pos
 // dateLabel looks for a date named by a label: in the label's own text,
 // or in one of the two texts after a label that stands alone.
 func (c *collector) dateLabel(t string) {
-	t = strings.TrimSpace(t)
-	if t == "" {
-		return
-	}
 	if c.labelWait > 0 {
 		c.labelWait--
 		if len(t) <= maxDateLine {
@@ -391,12 +390,11 @@ func (c *collector) dateLabel(t string) {
 			}
 		}
 	}
-	if len(t) > maxDateLine || !strings.ContainsRune(t, ':') && !strings.HasPrefix(strings.ToLower(t), "mise en ligne") {
+	if _, mise := cutPrefixFold(t, "mise en ligne"); len(t) > maxDateLine || !strings.ContainsRune(t, ':') && !mise {
 		return
 	}
-	low := strings.ToLower(t)
 	for _, l := range dateLabels {
-		if rest, ok := strings.CutPrefix(low, l); ok && (rest == "" || rest[0] == ':' || rest[0] == ' ' || strings.HasPrefix(rest, "：")) {
+		if rest, ok := cutPrefixFold(t, l); ok && (rest == "" || rest[0] == ':' || rest[0] == ' ' || strings.HasPrefix(rest, "：")) {
 			if _, ok := findDate(t); ok {
 				c.labelledDate = t
 			} else {
@@ -405,6 +403,16 @@ func (c *collector) dateLabel(t string) {
 			return
 		}
 	}
+}
+
+// cutPrefixFold is strings.CutPrefix with s in any case (prefix is
+// lower case, and its letters have capitals of the same length in UTF-8,
+// as those of dateLabels do).
+func cutPrefixFold(s, prefix string) (rest string, ok bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
 }
 
 // byLine keeps a short element whose text opens with "By" (or its
@@ -422,48 +430,88 @@ func (c *collector) byLine(n *html.Node) {
 	c.prefixed = append(c.prefixed, t)
 }
 
-// Words in a class or id that mark an author line and a date line.
-var (
-	authorHints = []string{"author", "byline", "writer", "autor", "auteur", "автор", "creator"}
-	dateHints   = []string{"date", "time", "publish", "posted", "meta", "datum"}
+// Words in a class or id that mark an author line and a date line, and
+// a comment section, by their first letter (lower case; 0xd0 is the first
+// byte of a Cyrillic а-п in UTF-8). valueKinds looks a word up only where a
+// value has its first letter.
+var hintWords = func() (t [256][]hintWord) {
+	for _, w := range []hintWord{
+		{"author", hintAuthor}, {"byline", hintAuthor}, {"writer", hintAuthor}, {"autor", hintAuthor},
+		{"auteur", hintAuthor}, {"автор", hintAuthor}, {"creator", hintAuthor},
+		{"date", hintDate}, {"time", hintDate}, {"publish", hintDate}, {"posted", hintDate},
+		{"meta", hintDate}, {"datum", hintDate},
+		{"comment", hintComments}, {"respond", hintComments},
+	} {
+		t[w.word[0]] = append(t[w.word[0]], w)
+	}
+	return t
+}()
+
+// hintSeconds has, for each first letter of hintWords, bit b&31 set for
+// each second byte b of a word with that letter: a cheap test that
+// passes over most places of a value.
+var hintSeconds = func() (t [256]uint32) {
+	for f, ws := range hintWords {
+		for _, w := range ws {
+			t[f] |= 1 << (w.word[1] & 31)
+		}
+	}
+	return t
+}()
+
+type hintWord struct {
+	word string
+	kind int
+}
+
+const (
+	hintAuthor = 1 << iota
+	hintDate
+	hintComments
 )
 
-// attrKinds says, without allocating, whether an element's class, id,
-// rel or itemprop names an author line, a date line or a comment
-// section (ASCII letters compared in any case).
-func attrKinds(n *html.Node) (author, date, comments bool) {
-	for _, a := range n.Attr {
+// readKinds reads an element's attributes once, without allocating
+// (hint words compared with ASCII letters in any case).
+func readKinds(n *html.Node) kinds {
+	var k kinds
+	found := 0
+	for i := range n.Attr {
+		a := &n.Attr[i] // not a copy: this runs on every element
 		switch a.Key {
-		case "class", "id", "rel", "itemprop":
+		case "class", "id", "rel":
+		case "itemprop":
+			if k.itemprop == "" {
+				k.itemprop = a.Val
+			}
+		case "property":
+			if k.property == "" {
+				k.property = a.Val
+			}
+			continue
 		default:
 			continue
 		}
-		v := a.Val
-		for i := 0; i < len(v); i++ {
-			switch lowerByte(v[i]) {
-			case 'a', 'b', 'w', 'c', 0xd0:
-				for _, w := range authorHints {
-					if hasPrefixFold(v[i:], w) {
-						author = true
-					}
-				}
-				if hasPrefixFold(v[i:], "comment") {
-					comments = true
-				}
-			case 'd', 't', 'p', 'm':
-				for _, w := range dateHints {
-					if hasPrefixFold(v[i:], w) {
-						date = true
-					}
-				}
-			case 'r':
-				if hasPrefixFold(v[i:], "respond") {
-					comments = true
-				}
+		found |= valueKinds(a.Val)
+	}
+	k.author, k.date, k.comments = found&hintAuthor != 0, found&hintDate != 0, found&hintComments != 0
+	return k
+}
+
+// valueKinds are the kinds of hint words in an attribute value.
+func valueKinds(v string) int {
+	found := 0
+	for i := 0; i+1 < len(v); i++ {
+		f := lowerByte(v[i])
+		if hintSeconds[f]>>(lowerByte(v[i+1])&31)&1 == 0 {
+			continue
+		}
+		for _, w := range hintWords[f] {
+			if found&w.kind == 0 && hasPrefixFold(v[i:], w.word) {
+				found |= w.kind
 			}
 		}
 	}
-	return author, date, comments
+	return found
 }
 
 func lowerByte(b byte) byte {
@@ -492,6 +540,25 @@ var byWords = set("by", "von", "par", "por", "di", "door", "av", "de", "от", "
 	"autoren", "auteur", "auteurs", "author", "authors", "written", "posted", "published", "reviewed", "edited",
 	"text", "story", "words", "photo", "photos", "作者")
 
+// byFirsts are the first bytes of byWords.
+var byFirsts = func() (t [256]bool) {
+	for w := range byWords {
+		t[w[0]] = true
+	}
+	return t
+}()
+
+// maxByWord is the length in bytes of the longest of byWords.
+const maxByWord = len("авторы")
+
+// appendLower appends s lower-cased to buf.
+func appendLower(buf []byte, s string) []byte {
+	for _, r := range s {
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	return buf
+}
+
 // opensWithWord says whether n's text begins with one of byWords: a
 // cheap test before its text is built.
 func opensWithWord(n *html.Node) bool {
@@ -512,11 +579,18 @@ func opensWithWord(n *html.Node) bool {
 			continue
 		}
 		t := strings.TrimSpace(d.Data)
+		if !byFirsts[lowerByte(t[0])] {
+			return false
+		}
 		end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
 		if end < 0 {
 			end = len(t)
 		}
-		return byWords[strings.ToLower(t[:end])]
+		if end > maxByWord {
+			return false
+		}
+		var buf [maxByWord]byte
+		return byWords[string(appendLower(buf[:0], t[:end]))]
 	}
 	return false
 }
@@ -623,50 +697,109 @@ func text(n *html.Node) string { return textUpTo(n, maxTotal) }
 // runs on every element whose class says author or date, containers of
 // a whole article among them.
 func shortText(n *html.Node, limit int) string {
-	t := textUpTo(n, 4*limit)
+	t := textUpTo(n, limit)
 	if len(t) > limit {
 		return ""
 	}
 	return t
 }
 
-// textUpTo is text that stops reading once it has more than max bytes.
+// textUpTo is text that stops reading once it has more than max bytes
+// (white space folded): it is then a prefix of text longer than max.
 func textUpTo(n *html.Node, max int) string {
-	var sb strings.Builder
-	var walk func(*html.Node) bool
-	walk = func(n *html.Node) bool {
-		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-			switch ch.Type {
-			case html.TextNode:
-				sb.WriteString(ch.Data)
-				sb.WriteByte(' ')
-			case html.ElementNode:
-				if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style {
-					continue
-				}
-				if !walk(ch) {
-					return false
-				}
-			}
-			if sb.Len() > max {
-				return false
-			}
-		}
-		return true
-	}
-	if n.DataAtom == atom.Script || n.DataAtom == atom.Title {
+	if n.DataAtom == atom.Script {
+		var sb strings.Builder
 		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 			if ch.Type == html.TextNode {
 				sb.WriteString(ch.Data)
 			}
 		}
-		if n.DataAtom == atom.Script {
-			return strings.TrimSpace(sb.String())
+		return strings.TrimSpace(sb.String())
+	}
+	f := folder{max: max}
+	if n.DataAtom == atom.Title {
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if ch.Type == html.TextNode {
+				f.write(ch.Data)
+			}
 		}
 	} else {
-		walk(n)
+		f.walk(n)
 	}
-	return strings.Join(strings.Fields(sb.String()), " ")
+	return f.sb.String()
+}
+
+// folder builds the text of a subtree with each run of white space
+// folded to one space and none at either end, as
+// strings.Join(strings.Fields(text), " ") would, without the copies.
+type folder struct {
+	sb    strings.Builder
+	space bool // white space stands between the text written and the next
+	max   int
+}
+
+// walk writes the text below n, a space between text nodes, scripts and
+// styles left out; false once more than max bytes are written.
+func (f *folder) walk(n *html.Node) bool {
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		switch ch.Type {
+		case html.TextNode:
+			f.write(ch.Data)
+			f.space = true
+		case html.ElementNode:
+			if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style {
+				continue
+			}
+			if !f.walk(ch) {
+				return false
+			}
+		}
+		if f.sb.Len() > f.max {
+			return false
+		}
+	}
+	return true
+}
+
+// write adds s, its white space folded.
+func (f *folder) write(s string) {
+	start := -1 // the start of the current run of other characters
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if isSpace(r) {
+			if start >= 0 {
+				f.run(s[start:i])
+				start = -1
+			}
+			f.space = true
+		} else if start < 0 {
+			start = i
+		}
+		i += size
+	}
+	if start >= 0 {
+		f.run(s[start:])
+	}
+}
+
+// run writes a run of characters other than white space.
+func (f *folder) run(s string) {
+	if f.space && f.sb.Len() > 0 {
+		f.sb.WriteByte(' ')
+	}
+	f.space = false
+	f.sb.WriteString(s)
+}
+
+// isSpace is unicode.IsSpace, quick for ASCII.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || '\t' <= r && r <= '\r'
+	}
+	return unicode.IsSpace(r)
 }
 
 func hasWord(s, w string) bool {

@@ -1,0 +1,50 @@
+package metadata
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestReadKinds(t *testing.T) {
+	for _, c := range []struct {
+		tag                    string
+		author, date, comments bool
+		itemprop               string
+	}{
+		{`<div class="post-Author">`, true, false, false, ""},
+		{`<span id="pubDate" itemprop="datePublished">`, false, true, false, "datePublished"},
+		{`<section class="comments-area">`, false, false, true, ""},
+		{`<div class="автор-статьи">`, true, false, false, ""},
+		{`<div class="flex items-center px-4" property="og:title">`, false, false, false, ""},
+		{`<p class="a">`, false, false, false, ""},
+	} {
+		doc, err := html.Parse(strings.NewReader("<body>" + c.tag + "x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := doc.LastChild.LastChild.FirstChild // html > body > the element
+		k := readKinds(n)
+		if k.author != c.author || k.date != c.date || k.comments != c.comments || k.itemprop != c.itemprop {
+			t.Errorf("readKinds(%s) = %+v", c.tag, k)
+		}
+	}
+}
+
+func TestTextUpToFolds(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader("<body><div>  One\u00a0 two<b>three</b>\n<script>x()</script><i> four </i>\tfive  </div>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	div := doc.LastChild.LastChild.FirstChild
+	if got, want := text(div), "One two three four five"; got != want {
+		t.Errorf("text = %q, want %q", got, want)
+	}
+	if got := shortText(div, 10); got != "" {
+		t.Errorf("shortText(10) = %q, want none", got)
+	}
+	if got := textUpTo(div, 5); !strings.HasPrefix("One two three four five", got) || len(got) <= 5 {
+		t.Errorf("textUpTo(5) = %q, want a prefix longer than 5", got)
+	}
+}
