@@ -246,21 +246,23 @@ func vmRSS(t *testing.T) int64 {
 func TestIdentifyDeclared(t *testing.T) {
 	en := "The city council voted on Tuesday to expand the bicycle lanes along the river, and the mayor said that the work will start in the spring of next year."
 	de := "Der Stadtrat hat am Dienstag beschlossen, die Radwege entlang des Flusses auszubauen, und der Bürgermeister sagte, dass die Arbeiten im Frühjahr beginnen."
+	da := "Byrådet har besluttet at udvide cykelstierne langs åen, og borgmesteren siger at arbejdet skal begynde til foråret, når vejret er blevet bedre i byen."
 	for _, c := range []struct {
 		name, text, declared, want string
-		confirmed                  bool
+		byWords                    bool // decided by the common words, without lingua
 	}{
 		{"confirmed", en, "en", "en", true},
-		{"wrong declaration", de, "en", "de", false},
-		{"no declaration", de, "", "de", false},
-		{"declared, no list", en, "el", "en", false},
+		{"wrong declaration: left to lingua", de, "en", "de", false},
+		{"no declaration", de, "", "de", true},
+		{"declared, no list: left to lingua", en, "el", "en", false},
+		{"close languages: left to lingua", da, "", "da", false},
 		{"too short: left to lingua", "The river and the lanes.", "en", "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			id := Default()
-			_, confirmed := id.words.confirm(c.text, c.declared)
-			if l, conf := id.IdentifyDeclared(c.text, c.declared); c.want != "" && l != c.want || confirmed != c.confirmed || conf <= 0 || conf > 1 {
-				t.Errorf("IdentifyDeclared = %s %.2f (confirmed %v), want %s (confirmed %v)", l, conf, confirmed, c.want, c.confirmed)
+			_, _, byWords := id.words.decide(c.text, c.declared)
+			if l, conf := id.IdentifyDeclared(c.text, c.declared); c.want != "" && l != c.want || byWords != c.byWords || conf <= 0 || conf > 1 {
+				t.Errorf("IdentifyDeclared = %s %.2f (by words %v), want %s (by words %v)", l, conf, byWords, c.want, c.byWords)
 			}
 		})
 	}
