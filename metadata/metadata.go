@@ -136,7 +136,7 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 	// The whole page is searched for a date only on pages that have an
 	// author of their own (articles, forums): elsewhere the dates in the
 	// page are its items'.
-	d := c.dates(in.URL, in.Text, o.Now, authored(in.PageType))
+	d := c.dates(in.URL, in.Text, o.Now, in.PageType)
 	m.Warnings = append(m.Warnings, d.warnings...)
 	if d.published.ok() && hasDate(in.PageType) {
 		m.Published, m.PublishedAt = d.published.day(), d.published.stamp()

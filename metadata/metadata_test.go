@@ -192,3 +192,26 @@ func TestTitleHan(t *testing.T) {
 		t.Errorf("title %q, want the site's name cut at the underscore", m.Title)
 	}
 }
+
+func TestRepublished(t *testing.T) {
+	ld := `<script type="application/ld+json">{"@type":"NewsArticle","headline":"Goats on the hill","datePublished":"2019-03-04"}</script>`
+	for _, c := range []struct {
+		name, body, want string
+	}{
+		{"the structured day written nowhere: the date line wins",
+			`<h1>Goats on the hill</h1><p>12 May 2020</p><p>The goats came back.</p>`, "2020-05-12"},
+		{"the structured day written on the page",
+			`<h1>Goats on the hill</h1><p>12 May 2020</p><p>First published 4 March 2019.</p>`, "2019-03-04"},
+		{"written with day and month swapped",
+			`<h1>Goats on the hill</h1><p>12 May 2020</p><p>Archive: 03/04/2019</p>`, "2019-03-04"},
+		{"no date line below the headline",
+			`<h1>Goats on the hill</h1><p>The goats came back.</p>`, "2019-03-04"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := read(t, `<html><head>`+ld+`</head><body>`+c.body+`</body></html>`, "")
+			if m.Published != c.want {
+				t.Errorf("published %q from %q, want %s", m.Published, m.Sources["published"], c.want)
+			}
+		})
+	}
+}
