@@ -40,6 +40,13 @@ func (d date) stamp() string {
 	return fmt.Sprintf("%sT%02d:%02d:%02d%s", d.day(), d.hh, d.mm, d.ss, d.zone)
 }
 
+// swapped is d with its day and month exchanged: the other reading of
+// a date written in digits alone (05/06/2020).
+func (d date) swapped() date {
+	d.m, d.d = d.d, d.m
+	return d
+}
+
 // earliest is the first day a page's date may be: dates before the web
 // are misread numbers or copyright lines of scanned works.
 var earliest = date{y: 1995, m: 1, d: 1}
@@ -483,7 +490,7 @@ func (c *collector) republished(structured, vis date, pageType string) bool {
 // written says whether a text of the page's body writes the day d, or d
 // with its day and month swapped (05/06/2020 reads either way).
 func (c *collector) written(d date) bool {
-	swapped := date{y: d.y, m: d.d, d: d.m}
+	swapped := d.swapped()
 	found := false
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -664,6 +671,12 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 			line.near = true
 			vis = line
 		}
+	}
+	if vis.ok() && out.published.ok() && vis.swapped().day() == out.published.day() {
+		// The structured day written the other way round ("02/11/2023"
+		// for 2 November read as 11 February): one day, which the
+		// structured value tells unambiguously.
+		vis = date{}
 	}
 	if vis.ok() && (!out.published.ok() || vis.near && vis.before(out.published) || c.republished(out.published, vis, pageType)) {
 		out.published = vis

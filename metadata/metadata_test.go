@@ -215,3 +215,11 @@ func TestRepublished(t *testing.T) {
 		})
 	}
 }
+
+func TestShownDateOtherWayRound(t *testing.T) {
+	page := `<html><head><script type="application/ld+json">{"@type":"NewsArticle","headline":"Talks resume","datePublished":"2023-11-02T15:57:00+01:00"}</script></head>
+<body><h1>Talks resume</h1><p class="date">02/11/2023</p><p>The talks resumed on Thursday.</p></body></html>`
+	if m := read(t, page, ""); m.Published != "2023-11-02" {
+		t.Errorf("published %q from %q, want the structured 2023-11-02 that the date line writes day first", m.Published, m.Sources["published"])
+	}
+}
