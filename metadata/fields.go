@@ -305,9 +305,11 @@ var (
 )
 
 // cleanAuthors turns author values into names: no "By", no e-mail, no
-// date or role after the name, several names split, credentials ("PhD",
-// "MS, RD") dropped, values that are no names (addresses, long text)
-// left out.
+// date or role after the name, several names split, values that are no
+// names (addresses, long text) left out. Credentials after a name ("Dylan
+// Bailey, MS, RD", "Ann Lee, PhD") stay, each a part of its own, as the
+// page writes them (WCXB's gold keeps them); a credential alone is no
+// name.
 func cleanAuthors(vals []string) []string {
 	var out []string
 	for _, v := range vals {
@@ -325,11 +327,16 @@ func cleanAuthors(vals []string) []string {
 		}
 		v = emailRe.ReplaceAllString(v, "")
 		v = handleRe.ReplaceAllString(v, "$1")
+		named := false // a name of this value stands before
 		for _, part := range authorSplit.Split(v, -1) {
 			part = strings.Trim(part, " \t-–—:|·•/()[]")
 			part = byPrefix.ReplaceAllString(part, "")
-			if isName(part) {
+			switch {
+			case named && isCredential(part) && len(words(part)) == 1:
 				out = append(out, part)
+			case isName(part):
+				out = append(out, part)
+				named = true
 			}
 		}
 	}
@@ -345,7 +352,8 @@ func findDateAt(s string) (int, bool) {
 // isName says whether a cleaned part reads as a person's or an
 // organisation's name rather than a credential, a role or a sentence.
 func isName(s string) bool {
-	if s == "" || len(s) > 80 || strings.ContainsAny(s, "0123456789<>{}=") || looksLikeURL(s) {
+	if s == "" || len(s) > 80 || strings.ContainsAny(s, "<>{}=") || looksLikeURL(s) ||
+		strings.ContainsAny(s, "0123456789") && !isHandle(s) {
 		return false
 	}
 	w := words(s)
@@ -377,6 +385,23 @@ var templateVar = regexp.MustCompile(`^\w+(?:\.\w+){2,}$`)
 var weekdays = set("mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday",
 	"friday", "saturday", "sunday", "mo", "di", "mi", "do", "fr", "sa", "so", "montag", "dienstag", "mittwoch",
 	"donnerstag", "freitag", "samstag", "sonntag")
+
+// isHandle recognises a user name with a number ("user447274",
+// "LingoLover94"), a forum's or a Q&A site's name for its members: one
+// word of ASCII letters that ends in digits. Letters and digits mixed
+// throughout ("q6vkpg2ma0ci") are a machine's identifier.
+func isHandle(s string) bool {
+	letters := strings.TrimRight(s, "0123456789")
+	if len(s) > 30 || letters == "" || letters == s {
+		return false
+	}
+	for i := 0; i < len(letters); i++ {
+		if c := letters[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
 
 // isCredential recognises a degree or title written after a name: a short
 // word in capitals ("MS", "RD", "FAND") or one of the common mixed ones.

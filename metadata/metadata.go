@@ -127,6 +127,11 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 	m.Title = m.pick("title", c.title())
 	if authored(in.PageType) {
 		m.Authors = m.pickList("authors", c.authors())
+		if in.PageType == "forum" && len(m.Authors) > 1 {
+			// A thread's author is its first post's; the names after
+			// it are those who replied.
+			m.Authors = m.Authors[:1]
+		}
 	}
 	m.Description = m.pick("description", c.first(c.ld.description, "description", "og:description", "twitter:description", "dc.description"))
 	m.CanonicalURL = m.pick("canonical_url", c.canonical(base))

@@ -118,11 +118,15 @@ func TestFirstUnlabelled(t *testing.T) {
 func TestCleanAuthors(t *testing.T) {
 	for in, want := range map[string][]string{
 		"By Ann Lee":                        {"Ann Lee"},
-		"Dylan Bailey, MS, RD, FAND":        {"Dylan Bailey"},
+		"Dylan Bailey, MS, RD, FAND":        {"Dylan Bailey", "MS", "RD", "FAND"},
+		"MS, RD":                            nil,
+		"user447274":                        {"user447274"},
+		"mdelatorreq6vkpg2ma0ci":            nil,
+		"12 March 2021":                     nil,
 		"Ann Lee and Tom Reyes":             {"Ann Lee", "Tom Reyes"},
 		"Von Hans Meier | 12.03.2021":       {"Hans Meier"},
 		"Autor: Jan Nowak":                  {"Jan Nowak"},
-		"written by Ann Lee, PhD":           {"Ann Lee"},
+		"written by Ann Lee, PhD":           {"Ann Lee", "PhD"},
 		"https://example.com/author/annlee": nil,
 	} {
 		if got := cleanAuthors([]string{in}); !slices.Equal(got, want) {
@@ -157,6 +161,13 @@ func TestPageTypeLeavesItemsOut(t *testing.T) {
 	m = Read(doc, Input{PageType: "article"}, Options{Now: testNow})
 	if len(m.Authors) != 1 || m.Published != "2024-01-02" {
 		t.Errorf("an article got authors %q and date %q", m.Authors, m.Published)
+	}
+	thread := `<html><body><h1>Cron job not running</h1>
+<div itemprop="author" itemscope><meta itemprop="name" content="user447274"></div><p>My job does not run.</p>
+<div itemprop="author" itemscope><meta itemprop="name" content="glenn jackman"></div><p>Check the PATH.</p></body></html>`
+	doc, _ = html.Parse(strings.NewReader(thread))
+	if m = Read(doc, Input{PageType: "forum"}, Options{Now: testNow}); !slices.Equal(m.Authors, []string{"user447274"}) {
+		t.Errorf("a thread got authors %q, want its first post's", m.Authors)
 	}
 }
 
