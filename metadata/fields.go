@@ -70,8 +70,15 @@ func agrees(h, title string) bool {
 		return false
 	}
 	common := textseg.Common(tw, hw)
-	return float64(common) >= 0.8*float64(len(hw)) && float64(common) >= 0.5*float64(len(tw))
+	return 2*float64(common) >= agreeF1*float64(len(hw)+len(tw))
 }
+
+// agreeF1 is the overlap at which a heading and a structured title name
+// one headline. On the half 1 of wcxb-dev-even's sites (CRC-32 of the
+// domain even) title exact was best at 0.4 (0.788; 0.769 at 0.3, 0.785
+// at 0.5); the former rule (80% of the heading's words in the title,
+// half of the title's in the heading) gave 0.731.
+const agreeF1 = 0.4
 
 // words are the lower-cased word tokens of s: `\w+` runs, as the
 // metrics split text.

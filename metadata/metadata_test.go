@@ -149,6 +149,16 @@ func TestTitle(t *testing.T) {
 	if m := read(t, page, ""); m.Title != "Rivers in flood after record rain" {
 		t.Errorf("title %q, want the site name cut", m.Title)
 	}
+	page = `<html><head><meta property="og:title" content="IT &amp; Cybersecurity Best Practices to Protect Your Business"></head>
+<body><h1>Top 10 IT Security Best Practices for 2025: Protect Your Business</h1></body></html>`
+	if m := read(t, page, ""); m.Sources["title"] != SourceHeadline {
+		t.Errorf("title %q from %q, want the <h1> that the og:title words apart", m.Title, m.Sources["title"])
+	}
+	page = `<html><head><meta property="og:title" content="Rivers in flood after record rain"></head>
+<body><h1>Subscribe to our newsletter</h1></body></html>`
+	if m := read(t, page, ""); m.Title != "Rivers in flood after record rain" {
+		t.Errorf("title %q, want the og:title over an unrelated <h1>", m.Title)
+	}
 }
 
 func TestPageTypeLeavesItemsOut(t *testing.T) {
