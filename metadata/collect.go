@@ -48,8 +48,7 @@ type collector struct {
 	labelledDate string     // the first text a "Date:"/"Published:" label names a date with
 	labelWait    int        // text nodes still to look at after a label that stood alone
 	relTags      []string
-	kept         int            // bytes of meta values kept
-	valueKinds   map[string]int // valueKinds of the attribute values met
+	kept         int // bytes of meta values kept
 	warnings     []string
 }
 
@@ -142,11 +141,14 @@ func (c *collector) placed(sh shown) (after, near bool) {
 const nearBefore = 120
 
 func collect(doc *html.Node) *collector {
-	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}, valueKinds: map[string]int{}}
+	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}}
 	c.walk(doc, false)
 	c.ld = parseLD(c.ldTexts, &c.warnings)
 	c.site = c.siteName()
 	c.site.val = clip(c.site.val)
+	if c.site.val == "" {
+		c.site = c.siteFromTitle()
+	}
 	c.anchor, c.agreed = c.headline(c.site.val)
 	return c
 }
@@ -247,7 +249,9 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		return false
 	case atom.H1:
 		if len(c.heads) < maxHeads && !inComments {
-			if t := text(n); t != "" {
+			if t := strings.TrimSpace(strings.TrimRight(text(n), "¶")); t != "" {
+				// Documentation generators end a heading with its
+				// permalink, a pilcrow (Sphinx, MkDocs).
 				c.heads = append(c.heads, &heading{text: t, pos: c.pos})
 			}
 		}

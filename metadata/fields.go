@@ -24,6 +24,24 @@ func (c *collector) siteName() valued {
 	return c.first("", "application-name", "al:android:app_name", "al:ios:app_name")
 }
 
+// siteFromTitle is the site's name on a page that does not state it: a
+// segment of its <title> after the first that is also its first <h1>
+// ("What is Ownership? - The Rust Programming Language" over an <h1> of
+// "The Rust Programming Language": a book's or a blog's name in its page
+// header).
+func (c *collector) siteFromTitle() valued {
+	if len(c.heads) == 0 {
+		return valued{}
+	}
+	segs := titleSegments(c.titleTag)
+	for _, s := range segs[min(1, len(segs)):] {
+		if sameText(s, c.heads[0].text) {
+			return valued{clip(s), SourceTitleTag}
+		}
+	}
+	return valued{}
+}
+
 // titleSeparators split a <title> or og:title into the headline and the
 // site's name.
 var titleSeparators = regexp.MustCompile(`\s+[|\-–—:·»/•~]\s+|\s+[|]|[|]\s+|\s*::\s*`)
@@ -97,17 +115,10 @@ func cutSite(t, site string) string {
 		// spaces: "海滨小城举办首届风筝节_沿海新闻网".
 		t = hanSeparators.Replace(t)
 	}
-	seps := titleSeparators.FindAllStringIndex(t, -1)
-	if len(seps) == 0 {
+	segs := titleSegments(t)
+	if len(segs) < 2 {
 		return t
 	}
-	var segs []string
-	last := 0
-	for _, s := range seps {
-		segs = append(segs, strings.TrimSpace(t[last:s[0]]))
-		last = s[1]
-	}
-	segs = append(segs, strings.TrimSpace(t[last:]))
 	var kept []string
 	for _, s := range segs {
 		if s == "" || site != "" && (sameText(s, site) || siteLike(s, site)) {
@@ -123,10 +134,44 @@ func cutSite(t, site string) string {
 			kept = segs[:len(segs)-1]
 		}
 	}
+	if len(segs) >= 3 && len(kept) >= 2 && longest(kept) == 0 {
+		// A headline, a section and the site ("Thread / Board / Forum"):
+		// the headline is the first segment, the longest.
+		kept = kept[:1]
+	}
 	if len(kept) == 0 {
 		return t
 	}
 	return joinSegments(t, kept)
+}
+
+// longest is the index of the longest of segs by size, -1 when two
+// share the greatest size.
+func longest(segs []string) int {
+	best, tie := 0, false
+	for i := 1; i < len(segs); i++ {
+		switch n, b := size(segs[i]), size(segs[best]); {
+		case n > b:
+			best, tie = i, false
+		case n == b:
+			tie = true
+		}
+	}
+	if tie {
+		return -1
+	}
+	return best
+}
+
+// titleSegments splits a title at its separators (titleSeparators).
+func titleSegments(t string) []string {
+	var segs []string
+	last := 0
+	for _, s := range titleSeparators.FindAllStringIndex(t, -1) {
+		segs = append(segs, strings.TrimSpace(t[last:s[0]]))
+		last = s[1]
+	}
+	return append(segs, strings.TrimSpace(t[last:]))
 }
 
 // size is a title segment's length in words, a Han character counting

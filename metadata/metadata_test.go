@@ -154,6 +154,20 @@ func TestTitle(t *testing.T) {
 	if m := read(t, page, ""); m.Sources["title"] != SourceHeadline {
 		t.Errorf("title %q from %q, want the <h1> that the og:title words apart", m.Title, m.Sources["title"])
 	}
+	for _, c := range []struct{ name, page, want string }{
+		{"a permalink's pilcrow", `<html><head><title>Logging HOWTO — Python 3.14 documentation</title></head>
+<body><h1>Logging HOWTO<a class="headerlink" href="#logging-howto">¶</a></h1></body></html>`, "Logging HOWTO"},
+		{"the site named in the title and the header", `<html><head><title>What is Ownership? - The Rust Programming Language</title></head>
+<body><h1 class="menu-title">The Rust Programming Language</h1><h2>What Is Ownership?</h2></body></html>`, "What is Ownership?"},
+		{"a thread, its board and the forum", `<html><head><title>Cron job does not start / Newbie Corner / Arch Linux Forums</title></head>
+<body><p>Cron job does not start</p></body></html>`, "Cron job does not start"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.Title != c.want {
+				t.Errorf("title %q, want %q", m.Title, c.want)
+			}
+		})
+	}
 	page = `<html><head><meta property="og:title" content="Rivers in flood after record rain"></head>
 <body><h1>Subscribe to our newsletter</h1></body></html>`
 	if m := read(t, page, ""); m.Title != "Rivers in flood after record rain" {
