@@ -35,6 +35,11 @@
 //     instead of 0.6 ms, and changes the language of 9 of them, each a
 //     page lingua had misread (German articles named Swedish or English
 //     by a piece of names or code, an English forum thread named German).
+//     When the words do not decide but leave two to four languages in
+//     the running (the declared one and those within a factor of two of
+//     the best count: "en" declared over German text, Indonesian and
+//     Malay, Russian and Bulgarian), lingua scores those alone, with a
+//     detector built for them on first use.
 //
 // An Identifier is safe for concurrent use; Default builds one lazily and
 // shares it.

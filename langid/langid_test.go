@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -265,5 +266,19 @@ func TestIdentifyDeclared(t *testing.T) {
 				t.Errorf("IdentifyDeclared = %s %.2f (by words %v), want %s (by words %v)", l, conf, byWords, c.want, c.byWords)
 			}
 		})
+	}
+}
+
+func TestCandidates(t *testing.T) {
+	de := strings.Repeat("Der Stadtrat hat am Dienstag beschlossen, die Radwege entlang des Flusses auszubauen, und der Bürgermeister sagte, dass die Arbeiten im Frühjahr beginnen. ", 3)
+	id := Default()
+	if got := id.words.candidates(de, "en"); !slices.Equal(got, []string{"en", "de"}) {
+		t.Errorf("candidates of a German text declared English = %q, want en and de", got)
+	}
+	if got := id.words.candidates("12 34 56", "en"); got != nil {
+		t.Errorf("candidates of no words = %q", got)
+	}
+	if l, conf := id.IdentifyDeclared(de, "en"); l != "de" || conf < 0.7 {
+		t.Errorf("IdentifyDeclared = %s %.2f, want de, sure enough to override the declaration", l, conf)
 	}
 }

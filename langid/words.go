@@ -192,3 +192,32 @@ func lowerInto(buf []byte, w string) []byte {
 	}
 	return buf
 }
+
+// candidates are the languages the common words leave in the running on
+// a text they do not decide (see decide): the languages of the set whose
+// count is at least 1/guessMargin of the best one's, which must be half
+// of commonShare of the words read, and the declared language; nil when
+// there are more than maxNarrow of them, or no such evidence. lingua then
+// chooses among them alone: between the declared language and the one
+// the words favour ("en" declared on a German article), or between close
+// languages (Indonesian and Malay, Russian and Bulgarian).
+func (wl *wordLists) candidates(text, declared string) []string {
+	counts, n := wl.count(text)
+	best := 0
+	for i := range wl.langs {
+		best = max(best, counts[i])
+	}
+	if n < commonMinWords || float64(best) < commonShare/2*float64(n) {
+		return nil
+	}
+	var out []string
+	for i, l := range wl.langs {
+		if l == declared || float64(counts[i])*guessMargin >= float64(best) {
+			out = append(out, l)
+		}
+	}
+	if len(out) > maxNarrow {
+		return nil
+	}
+	return out
+}
