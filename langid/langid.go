@@ -169,11 +169,12 @@ func (id *Identifier) IdentifyDeclared(text, declared string) (lang string, conf
 	if l, conf, ok := id.byScript(text); ok {
 		return l, conf
 	}
-	if l, conf, ok := id.words.decide(text, declared); ok {
+	counts := id.words.count(text)
+	if l, conf, ok := id.words.decide(counts, declared); ok {
 		return l, conf
 	}
 	det := id.det
-	if cands := id.words.candidates(text, declared); len(cands) >= 2 {
+	if cands := id.words.candidates(counts, declared); len(cands) >= 2 {
 		det = id.narrowed(cands)
 	}
 	return id.score(det, text)

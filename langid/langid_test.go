@@ -261,7 +261,7 @@ func TestIdentifyDeclared(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			id := Default()
-			_, _, byWords := id.words.decide(c.text, c.declared)
+			_, _, byWords := id.words.decide(id.words.count(c.text), c.declared)
 			if l, conf := id.IdentifyDeclared(c.text, c.declared); c.want != "" && l != c.want || byWords != c.byWords || conf <= 0 || conf > 1 {
 				t.Errorf("IdentifyDeclared = %s %.2f (by words %v), want %s (by words %v)", l, conf, byWords, c.want, c.byWords)
 			}
@@ -272,10 +272,10 @@ func TestIdentifyDeclared(t *testing.T) {
 func TestCandidates(t *testing.T) {
 	de := strings.Repeat("Der Stadtrat hat am Dienstag beschlossen, die Radwege entlang des Flusses auszubauen, und der Bürgermeister sagte, dass die Arbeiten im Frühjahr beginnen. ", 3)
 	id := Default()
-	if got := id.words.candidates(de, "en"); !slices.Equal(got, []string{"en", "de"}) {
+	if got := id.words.candidates(id.words.count(de), "en"); !slices.Equal(got, []string{"en", "de"}) {
 		t.Errorf("candidates of a German text declared English = %q, want en and de", got)
 	}
-	if got := id.words.candidates("12 34 56", "en"); got != nil {
+	if got := id.words.candidates(id.words.count("12 34 56"), "en"); got != nil {
 		t.Errorf("candidates of no words = %q", got)
 	}
 	if l, conf := id.IdentifyDeclared(de, "en"); l != "de" || conf < 0.7 {
