@@ -44,6 +44,7 @@ type collector struct {
 	anchor       *heading   // the headline among them (see headline)
 	agreed       bool       // a structured title names the anchor (or the page has none)
 	site         valued     // the site's own name (siteName)
+	host         string     // the page's host name without "www."
 	pos          int        // bytes of text walked so far
 	labelledDate string     // the first text a "Date:"/"Published:" label names a date with
 	labelWait    int        // text nodes still to look at after a label that stood alone
@@ -97,7 +98,7 @@ func (h *heading) follow(t string) {
 func (c *collector) headline(site string) (h *heading, agreed bool) {
 	refs := c.titleRefs()
 	for i, h := range c.heads {
-		t := cutSite(h.text, site)
+		t := cutSite(h.text, site, c.host)
 		if sameText(t, site) {
 			continue
 		}
@@ -140,8 +141,10 @@ func (c *collector) placed(sh shown) (after, near bool) {
 // the headline's (a section name and a date over it).
 const nearBefore = 120
 
-func collect(doc *html.Node) *collector {
-	c := &collector{doc: doc, metas: map[string][]string{}, micro: map[string][]string{}}
+// collect walks doc; host is the page's host name ("" when unknown), a
+// name of the site in its titles.
+func collect(doc *html.Node, host string) *collector {
+	c := &collector{doc: doc, host: strings.TrimPrefix(host, "www."), metas: map[string][]string{}, micro: map[string][]string{}}
 	c.walk(doc, false)
 	c.ld = parseLD(c.ldTexts, &c.warnings)
 	c.site = c.siteName()

@@ -51,10 +51,10 @@ var titleSeparators = regexp.MustCompile(`\s+[|\-–—:·»/•~]\s+|\s+[|]|[|]
 // site's name cut off.
 func (c *collector) title() valued {
 	if c.agreed {
-		return valued{cutSite(c.anchor.text, c.site.val), SourceHeadline}
+		return valued{cutSite(c.anchor.text, c.site.val, c.host), SourceHeadline}
 	}
 	for _, r := range c.titleRefs() {
-		if t := cutSite(r.val, c.site.val); t != "" {
+		if t := cutSite(r.val, c.site.val, c.host); t != "" {
 			return valued{t, r.source}
 		}
 	}
@@ -107,9 +107,11 @@ func sameText(a, b string) bool {
 }
 
 // cutSite cuts the site's name from a title: the segments (split at " | ",
-// " - " and the like) that name the site go; when the site's name is
-// unknown, a short last segment after a longer first one goes.
-func cutSite(t, site string) string {
+// " - " and the like) that name the site go, and those after the first
+// that name its host (a leading brand stays: "Talkspace - #1 Rated Online
+// Therapy" is a home page's headline on WCXB); when none does, a short
+// last segment after a longer first one goes.
+func cutSite(t, site, host string) string {
 	if hasHan(t) {
 		// Chinese and Japanese titles join the site's name without
 		// spaces: "海滨小城举办首届风筝节_沿海新闻网".
@@ -120,8 +122,9 @@ func cutSite(t, site string) string {
 		return t
 	}
 	var kept []string
-	for _, s := range segs {
-		if s == "" || site != "" && (sameText(s, site) || siteLike(s, site)) {
+	names := func(s, n string) bool { return n != "" && (sameText(s, n) || siteLike(s, n)) }
+	for i, s := range segs {
+		if s == "" || names(s, site) || i > 0 && names(s, host) {
 			continue
 		}
 		kept = append(kept, s)

@@ -116,7 +116,11 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
-	c := collect(doc)
+	host := ""
+	if in.URL != nil {
+		host = in.URL.Hostname()
+	}
+	c := collect(doc, host)
 	m := Metadata{Sources: map[string]string{}}
 	m.Warnings = append(m.Warnings, c.warnings...)
 	base := in.URL

@@ -168,6 +168,14 @@ func TestTitle(t *testing.T) {
 			}
 		})
 	}
+	page = `<html><head><title>Residential Electrician Coupons | Blue Collar Electricians</title></head><body></body></html>`
+	if m := read(t, page, "https://www.bluecollarelectricians.com/coupons"); m.Title != "Residential Electrician Coupons" {
+		t.Errorf("title %q, want the segment that names the host cut", m.Title)
+	}
+	page = `<html><head><title>Talkspace - #1 Rated Online Therapy</title></head><body></body></html>`
+	if m := read(t, page, "https://www.talkspace.com/"); m.Title != "Talkspace - #1 Rated Online Therapy" {
+		t.Errorf("title %q, want the leading brand kept", m.Title)
+	}
 	page = `<html><head><meta property="og:title" content="Rivers in flood after record rain"></head>
 <body><h1>Subscribe to our newsletter</h1></body></html>`
 	if m := read(t, page, ""); m.Title != "Rivers in flood after record rain" {
