@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -60,7 +59,6 @@ then syncs and closes the index. Logs are JSON lines on stderr.`,
 			// the service answered 0.6-0.7 of the pages a second the
 			// library labels in process, 0.8 with it (loadgen).
 			batchGC()
-			f.maxInflight = spareProc(f.maxInflight)
 			return runServe(cmd.Context(), f, cmd.ErrOrStderr())
 		},
 	}
@@ -144,23 +142,4 @@ func runServe(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		}
 	}()
 	return srv.ListenAndServe(ctx, f.listen, f.shutdown, reload)
-}
-
-// spareProc gives the Go scheduler one processor more than the cores,
-// unless GOMAXPROCS is set, and returns the concurrency limit: the one
-// given, else one request per core. With every core labelling a page, the
-// goroutines that read requests, refuse them (503) and write answers
-// otherwise wait for a labelling goroutine to be preempted: on 2 cores at
-// 8 clients the accepted p99 was 6.3 times the unloaded one and a 503
-// took 150 ms at p99; with the spare processor 1.4 times and 11 ms, for
-// 5-10% fewer pages a second at saturation (loadgen).
-func spareProc(maxInflight int) int {
-	cores := runtime.GOMAXPROCS(0)
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(cores + 1)
-	}
-	if maxInflight == 0 {
-		maxInflight = cores
-	}
-	return maxInflight
 }

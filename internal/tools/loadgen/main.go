@@ -234,8 +234,12 @@ func startServer(bin string, extra []string) (*server, error) {
 			var l struct{ Msg, Addr string }
 			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "listening" {
 				addr <- l.Addr
+				break
 			}
 		}
+		// The server's log lines (one a request) are drained unread: the
+		// load generator shares the cores it measures.
+		io.Copy(io.Discard, stderr)
 	}()
 	select {
 	case a := <-addr:
