@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,6 +56,20 @@ type Dataset struct {
 	// in, as the set's own documentation states it (SetLang); "" for a
 	// set of several languages.
 	Lang string
+}
+
+// KeepHalf keeps the pages of one half of the set's sites (DomainHalf:
+// 1 or 2; 0 keeps every page), for figures on sites a rule was not tuned
+// on. A set whose pages name no domain has no halves.
+func (ds *Dataset) KeepHalf(half int) error {
+	if half == 0 {
+		return nil
+	}
+	if len(ds.Pages) > 0 && ds.Pages[0].Domain == "" {
+		return fmt.Errorf("evaluate: %s names no domains: it has no halves", ds.Name)
+	}
+	ds.Pages = slices.DeleteFunc(ds.Pages, func(p Page) bool { return DomainHalf(p.Domain) != half })
+	return nil
 }
 
 // SetLang is the language of every page of an extraction set, as

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,36 @@ func TestSnippetRates(t *testing.T) {
 	}
 	if w, wo := SnippetRates(out, nil, nil); w != 1 || wo != 0 {
 		t.Errorf("empty lists: %v %v", w, wo)
+	}
+}
+
+// TestKeepHalf: the halves split the pages by their site, every page in
+// exactly one, and a set without domains has none.
+func TestKeepHalf(t *testing.T) {
+	pages := []Page{{ID: "1", Domain: "a.example"}, {ID: "2", Domain: "b.example"}, {ID: "3", Domain: "a.example"}, {ID: "4", Domain: "c.example"}}
+	seen := map[string]int{}
+	for half := 1; half <= 2; half++ {
+		ds := Dataset{Name: "set", Pages: slices.Clone(pages)}
+		if err := ds.KeepHalf(half); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ds.Pages {
+			if DomainHalf(p.Domain) != half {
+				t.Errorf("half %d kept %s of half %d", half, p.ID, DomainHalf(p.Domain))
+			}
+			seen[p.ID]++
+		}
+	}
+	for _, p := range pages {
+		if seen[p.ID] != 1 {
+			t.Errorf("page %s in %d halves", p.ID, seen[p.ID])
+		}
+	}
+	if DomainHalf("a.example") == DomainHalf("b.example") && DomainHalf("b.example") == DomainHalf("c.example") {
+		t.Fatal("the test's domains all fall in one half")
+	}
+	ds := Dataset{Name: "daniel-ru", Pages: []Page{{ID: "x"}}}
+	if err := ds.KeepHalf(1); err == nil {
+		t.Error("a set without domains was split")
 	}
 }

@@ -155,7 +155,6 @@ const maxVerdicts = 1 << 16
 type verdictCache struct {
 	mu sync.RWMutex
 	m  [2]map[string]nameVerdict // by builder (widgetBuilt)
-	n  int
 }
 
 func builderIndex(builder bool) int {
@@ -177,16 +176,12 @@ func (c *verdictCache) get(name string, builder bool) (nameVerdict, bool) {
 func (c *verdictCache) put(name string, builder bool, v nameVerdict) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.n >= maxVerdicts {
+	if len(c.m[0])+len(c.m[1]) >= maxVerdicts {
 		return false
 	}
-	m := c.m[builderIndex(builder)]
-	if _, ok := m[name]; !ok {
-		// A copy: name is a piece of the page's attribute value, which
-		// the cache must not keep alive.
-		m[strings.Clone(name)] = v
-		c.n++
-	}
+	// A copy: name is a piece of the page's attribute value, which the
+	// cache must not keep alive.
+	c.m[builderIndex(builder)][strings.Clone(name)] = v
 	return true
 }
 

@@ -58,22 +58,29 @@ var errShort = errors.New("winnowbeam: element cut short")
 
 func (d *dec) int() int {
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err, d.b = errShort, nil
+	if !d.skip(n) {
 		return 0
 	}
-	d.b = d.b[n:]
 	return int(v)
 }
 
 func (d *dec) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err, d.b = errShort, nil
+	if !d.skip(n) {
 		return 0
 	}
-	d.b = d.b[n:]
 	return v
+}
+
+// skip passes the n bytes of a varint just read; n <= 0 (cut short or
+// overflowing) is the sticking error.
+func (d *dec) skip(n int) bool {
+	if n <= 0 {
+		d.err, d.b = errShort, nil
+		return false
+	}
+	d.b = d.b[n:]
+	return true
 }
 
 func (d *dec) take(n int) []byte {

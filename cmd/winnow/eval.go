@@ -29,6 +29,7 @@ type evalFlags struct {
 	rules    string
 	render   bool
 	chromium string
+	half     int
 }
 
 func newEvalCmd() *cobra.Command {
@@ -64,7 +65,9 @@ language (daniel-ru ru; daniel-zh, cleaneval-zh zh), null on the sets of
 several languages; the text report counts the pages by lang on every set. --out FILE writes
 {"id","precision","recall","f1"} per page. --vs TOOL (go-readability,
 go-trafilatura; go-trafilatura-fallback on wcxb-dev-even) lists the pages
-where that tool beats winnow, worst first.`,
+where that tool beats winnow, worst first. --half 1|2 scores the pages of
+one half of the sites (wcxb-dev-even: CRC-32 of the domain, as winnow eval
+metadata --half).`,
 		Example: `  winnow eval extract scrapinghub
   winnow eval extract daniel-ru --json --out /tmp/daniel-ru.pages.jsonl
   winnow eval extract cleaneval-zh --vs go-readability
@@ -83,7 +86,21 @@ where that tool beats winnow, worst first.`,
 	fl.StringVar(&f.rules, "rules", "", "apply these per-site rules (a file or a folder)")
 	fl.BoolVar(&f.render, "render", false, "run the layout stage: render every page offline in headless Chromium (the stored pages carry no stylesheets)")
 	fl.StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary")
+	addHalfFlag(cmd, &f.half)
 	return cmd
+}
+
+// addHalfFlag adds --half, the split of a set by its sites
+// (evaluate.DomainHalf) that tuned figures are reported on.
+func addHalfFlag(cmd *cobra.Command, half *int) {
+	cmd.Flags().IntVar(half, "half", 0, "score one half of the sites: 1 (CRC-32 of the domain even: the rules were tuned on it) or 2 (held out)")
+}
+
+func checkHalf(half int) error {
+	if half < 0 || half > 2 {
+		return usagef("--half %d: want 1 or 2 (0: every page)", half)
+	}
+	return nil
 }
 
 func dataDir(flag string) (string, error) {
@@ -104,7 +121,7 @@ func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) 
 	if peers := evaluate.SetPeers(name); f.vs != "" && !slices.Contains(peers, f.vs) {
 		return usagef("--vs %q: want %s", f.vs, strings.Join(peers, " or "))
 	}
-	if err := errors.Join(atLeast("workers", f.workers, 0), atLeast("top", f.top, 0)); err != nil {
+	if err := errors.Join(atLeast("workers", f.workers, 0), atLeast("top", f.top, 0), checkHalf(f.half)); err != nil {
 		return err
 	}
 	dir, err := dataDir(f.data)
@@ -114,6 +131,9 @@ func runEvalExtract(ctx context.Context, w io.Writer, name string, f evalFlags) 
 	ds, err := evaluate.LoadExtract(dir, name)
 	if err != nil {
 		return err
+	}
+	if err := ds.KeepHalf(f.half); err != nil {
+		return usagef("--half: %v", err)
 	}
 	rules, err := loadRules(f.rules)
 	if err != nil {

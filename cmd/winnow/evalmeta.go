@@ -41,7 +41,7 @@ With --json the last line of stdout is {"dataset","pages","date_p",
 	}
 	addEvalFlags(cmd, &data, &asJSON)
 	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines (default: GOMAXPROCS)")
-	cmd.Flags().IntVar(&half, "half", 0, "score one half of the sites: 1 (CRC-32 of the domain even: the rules were tuned on it) or 2 (held out)")
+	addHalfFlag(cmd, &half)
 	return cmd
 }
 
@@ -52,8 +52,8 @@ func runEvalMetadata(ctx context.Context, w io.Writer, name, data string, asJSON
 	if err := atLeast("workers", workers, 0); err != nil {
 		return err
 	}
-	if half < 0 || half > 2 {
-		return usagef("--half %d: want 1 or 2 (0: every page)", half)
+	if err := checkHalf(half); err != nil {
+		return err
 	}
 	dir, err := dataDir(data)
 	if err != nil {
