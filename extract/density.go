@@ -196,6 +196,7 @@ func classifyDensity(p *Page) {
 		return
 	}
 	overruleNames(p)
+	dropConsentNotices(p)
 	c := newClassifier(p)
 	region := c.region()
 	titleIdx := c.titleBlock(region)

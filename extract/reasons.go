@@ -27,7 +27,8 @@ package extract
 //   - what is kept: [ReasonInRegion], [ReasonTitle], [ReasonLead],
 //     [ReasonAuthor], [ReasonSpecList]; on pages of many items, the main
 //     column: [ReasonMainColumn], [ReasonShortItems];
-//   - customers' reviews on a product page: [ReasonReviews].
+//   - customers' reviews on a product page: [ReasonReviews];
+//   - cookie and consent banners: [ReasonConsent].
 const (
 	// ReasonStopper (boilerplate) marks a short block, in the region, that
 	// is the title of a boilerplate section: "Related articles",
@@ -274,4 +275,5 @@ var reasonLegend = map[string]string{
 	ReasonShortItems:     "a page of short items only: kept rather than leave the page empty",
 	ReasonMainColumn:     "a page of many items or sections: the main column outside page chrome is kept",
 	ReasonReviews:        "on a product page, under an element named for reviews or testimonials",
+	ReasonConsent:        "a cookie or consent notice in a dialog or banner",
 }

@@ -17,7 +17,7 @@ var densityReasons = []string{
 	ReasonOutsideRegion, ReasonAuthor, ReasonLead, ReasonClassPrefix,
 	ReasonLinkDensity, ReasonCaption, ReasonForm, ReasonFragment, ReasonLabel,
 	ReasonDate, ReasonCredit, ReasonTeaser, ReasonLink, ReasonInRegion,
-	ReasonShortEdge, ReasonTail, ReasonShortItems, ReasonReviews,
+	ReasonShortEdge, ReasonTail, ReasonShortItems, ReasonReviews, ReasonConsent,
 }
 
 // contentReasons are the reasons that keep a block; all others drop it.

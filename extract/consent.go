@@ -1,0 +1,97 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// ReasonConsent (boilerplate) marks the text of a cookie or consent
+// notice: a block of at most consentMaxWords words that names cookies
+// together with a word of data protection ("consent", "our partners",
+// "privacy", "Einwilligung", "согласие"; consentWords), inside a dialog
+// (role dialog or alertdialog, aria-modal) or an element named as a
+// banner, notice, pop-up or consent box (consentParts). Consent managers
+// give the inner elements of their banners names that say nothing (a
+// vendor's name) or say content ("banner__content"), and their notice is
+// a paragraph of dense running text: on wcxb-dev-even the density region
+// of two listing pages was the notice. Both words and the container are
+// needed, so a recipe for cookies, an article's sentence on browsers and
+// a service page's "no cookies, no personal data" stay.
+const ReasonConsent = "consent-notice"
+
+// consentMaxWords is the longest notice: a long block is an article on
+// the subject, not a banner.
+const consentMaxWords = 250
+
+// consentParts begin the class and id words of the containers of
+// consent notices.
+var consentParts = []string{"banner", "consent", "cookie", "gdpr", "cmp", "privacy", "notice", "modal", "popup", "overlay", "dialog"}
+
+// consentWords name data protection beside "cookie", lower-cased, in the
+// languages of the shared sets and their neighbours.
+var consentWords = []string{
+	"consent", "our partners", "third part", "privacy", "personalis", "personaliz",
+	"your browser", "analytics", "advertising", "targeted ads",
+	"einwilligung", "zustimmung", "datenschutz",
+	"consentement", "partenaires", "confidentialité",
+	"consentimiento", "privacidad", "consenso",
+	"согласи", "конфиденциальн", "персональных данных",
+}
+
+// consentNotice reports whether a block's text is a cookie or consent
+// notice (ReasonConsent).
+func consentNotice(b *Block) bool {
+	if b.Words == 0 || b.Words > consentMaxWords || b.punct == 0 {
+		return false
+	}
+	t := strings.ToLower(b.Text)
+	if !strings.Contains(t, "cookie") {
+		return false
+	}
+	found := false
+	for _, w := range consentWords {
+		if strings.Contains(t, w) {
+			found = true
+			break
+		}
+	}
+	return found && inConsentBox(b.Node)
+}
+
+// inConsentBox reports whether n sits in a dialog or an element named as
+// a banner, notice or consent box (consentParts).
+func inConsentBox(n *html.Node) bool {
+	var buf [16]string
+	for ; n != nil; n = n.Parent {
+		for _, a := range n.Attr {
+			switch a.Key {
+			case "role":
+				if a.Val == "dialog" || a.Val == "alertdialog" {
+					return true
+				}
+			case "aria-modal":
+				if a.Val == "true" {
+					return true
+				}
+			case "class", "id":
+				if prefixIn(nameTokens(a.Val, buf[:0]), consentParts) != "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dropConsentNotices labels the consent notices among the blocks no
+// stage labelled yet, before the region is grown, so that a notice
+// never outweighs the content.
+func dropConsentNotices(p *Page) {
+	for _, b := range p.Blocks {
+		if b.Label == Unknown && consentNotice(b) {
+			b.Label = Boilerplate
+			b.Vote(StageDensity, ReasonConsent, -1)
+		}
+	}
+}

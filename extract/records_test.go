@@ -1,0 +1,71 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// listingPage is a listing whose first card has a long summary (the
+// density region) and whose other cards are short teasers. With
+// featured outside the cards, the long text is a story of its own.
+func listingPage(featuredInCard bool) string {
+	long := strings.Repeat("The council voted on Tuesday to keep the harbour ferry running through the winter, after a season of record crowds. ", 4)
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Harbour news</title></head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><main><h1>Harbour news</h1><div class="cards">`)
+	if featuredInCard {
+		fmt.Fprintf(&b, `<article class="card"><h2>Ferry stays</h2><p>%s</p><a href="/news/ferry">Details</a></article>`, long)
+	} else {
+		fmt.Fprintf(&b, `</div><div class="story"><h2>Ferry stays</h2><p>%s</p></div><div class="cards">`, long)
+	}
+	for i, t := range []string{"New benches on the quay", "Lifeboat day in June", "Market moves to Saturday", "Tide tables for the summer", "Car park prices", "Beach clean in May", "Sailing club open day", "Fish market hours"} {
+		fmt.Fprintf(&b, `<article class="card"><h2><a href="/news/%d">%s</a></h2><p data-card="1">A short note on what changes for visitors, and when, this year.</p></article>`, i, t)
+	}
+	b.WriteString(`</div></main><footer><a href="/about">About</a></footer></body></html>`)
+	return b.String()
+}
+
+// TestRecordsHoldListing checks the record-mining discriminator of
+// keepMainColumn: on a listing whose region is one card's long summary,
+// every card is kept; when the long text is a story outside the cards,
+// the cards stay teasers.
+func TestRecordsHoldListing(t *testing.T) {
+	for _, inCard := range []bool{true, false} {
+		p, err := Parse([]byte(listingPage(inCard)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetType(TypeGuess{Type: TypeListing, Confidence: 0.7})
+		Classify(p)
+		for _, b := range p.Blocks {
+			if attr(b.Node, "data-card") == "" {
+				continue
+			}
+			if kept := b.Label == Content; kept != inCard {
+				r, _ := densityRule(b)
+				t.Errorf("featured in a card %v: card summary %q label %v (%s), want content %v", inCard, b.Text, b.Label, r, inCard)
+			}
+		}
+	}
+}
+
+// TestRecordItems checks what counts as a record: alike siblings with a
+// link, not paragraphs, and not page-sized sections.
+func TestRecordItems(t *testing.T) {
+	page := `<html><body><ul class="list">
+<li><a href="/a">One</a> first item text</li><li><a href="/b">Two</a> second item text</li><li><a href="/c">Three</a> third item text</li></ul>
+<div><p id="p1">A paragraph with <a href="/x">a link</a> in it.</p><p>Another paragraph.</p><p>A third paragraph here.</p></div>
+</body></html>`
+	p, err := Parse([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClassifier(p)
+	in := c.recordItems()
+	for _, b := range p.Blocks {
+		want := b.Node.DataAtom.String() == "li"
+		if got := in(b.Node); got != want {
+			t.Errorf("block %q (%s): in a record %v, want %v", b.Text, b.Node.Data, got, want)
+		}
+	}
+}
