@@ -360,7 +360,9 @@ func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, erro
 		bands := ChooseBands(cfg.Threshold, cfg.NumPerm, cfg.FalsePositiveWeight, 1-cfg.FalsePositiveWeight)
 		res.Bands = bands
 		keys := make([][]uint64, len(docs))
-		buckets := make([]map[uint64][]int, bands.B)
+		// With MeasureContainment a last table holds the sampled
+		// shingles (containmentKeys).
+		buckets := make([]map[uint64][]int, bands.B+1)
 		for b := range buckets {
 			buckets[b] = make(map[uint64][]int)
 		}
@@ -378,9 +380,24 @@ func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, erro
 			for b, k := range keys[i] {
 				buckets[b][k] = append(buckets[b][k], i)
 			}
+			if cfg.Measure == MeasureContainment {
+				ck := containmentKeys(hashes)
+				for _, k := range ck {
+					buckets[bands.B][k] = append(buckets[bands.B][k], i)
+				}
+				keys[i] = append(keys[i], ck...)
+			}
 		}
 		return func(i int) []int {
-			return bucketCandidates(keys[i], func(b int, k uint64) []int { return buckets[b][k] })
+			return bucketCandidates(keys[i], func(n int, k uint64) []int {
+				if n >= bands.B {
+					if ids := buckets[bands.B][k]; len(ids) <= maxContainmentGroup {
+						return ids
+					}
+					return nil
+				}
+				return buckets[n][k]
+			})
 		}, nil
 	}
 	if cfg.Method.Signed() {

@@ -91,10 +91,10 @@ func (s *keySorter) spill() error {
 	return fh.Close()
 }
 
-// groups calls fn with the ids of every key that two or more documents
-// share, in increasing order of id (ids is reused between calls). It
+// groups calls fn with every key that two or more documents share and
+// their ids, in increasing order of id (ids is reused between calls). It
 // may be called once.
-func (s *keySorter) groups(fn func(ids []uint32) error) error {
+func (s *keySorter) groups(fn func(key uint64, ids []uint32) error) error {
 	if s.merged {
 		return errors.New("dedup: keySorter.groups called twice")
 	}
@@ -103,7 +103,7 @@ func (s *keySorter) groups(fn func(ids []uint32) error) error {
 	cur, started := uint64(0), false
 	flush := func() error {
 		if len(ids) > 1 {
-			if err := fn(ids); err != nil {
+			if err := fn(cur, ids); err != nil {
 				return err
 			}
 		}

@@ -150,7 +150,8 @@ func (s *Streamer) Bands() Bands { return s.bands }
 // Sign computes d's candidate keys and sketch from the document's
 // shingle hashes (the Streamer's Normalizer's ShingleHashes; order and
 // repeats do not matter): a one-permutation MinHash signature of
-// Config.NumPerm positions (OnePermHasher), its LSH band keys and its
+// Config.NumPerm positions (OnePermHasher), its LSH band keys (with
+// MeasureContainment also its sampled shingles, containmentKeys) and its
 // low bytes as the sketch. It is safe for concurrent use.
 func (s *Streamer) Sign(d *StreamDoc, hashes []uint64) {
 	d.keys, d.sketch = nil, nil
@@ -164,6 +165,9 @@ func (s *Streamer) Sign(d *StreamDoc, hashes []uint64) {
 	switch {
 	case s.cfg.Method == MethodMinHash && sig != nil:
 		d.keys = s.bands.bandKeys(sig)
+		if s.cfg.Measure == MeasureContainment {
+			d.keys = append(d.keys, containmentKeys(hashes)...)
+		}
 	case s.cfg.Method.Signed():
 		d.keys = slices.Clone(d.Signatures)
 	}

@@ -75,7 +75,11 @@ func (c *clusterer) keyCandidates() error {
 	seen := map[uint64][]int32{}
 	gstart := []int32{0}
 	var members []uint32
-	err := s.sorter.groups(func(ids []uint32) error {
+	containment := s.cfg.Measure == MeasureContainment
+	err := s.sorter.groups(func(key uint64, ids []uint32) error {
+		if containment && len(ids) > maxContainmentGroup && isContainmentKey(key) {
+			return nil // a stock phrase (containmentKeys)
+		}
 		h := xxhash.New()
 		var b [4]byte
 		for _, id := range ids {
