@@ -296,6 +296,22 @@ func newTables(layout Layout) []table {
 	return tables
 }
 
+// TableMasks returns, per table of the layout (in table order), the
+// mask of the bits that table is sorted on: its leading blocks, in their
+// places in the fingerprint. Two fingerprints within K bits differ in at
+// most K of the Blocks blocks, so they agree under at least one mask
+// (Manku et al. WWW'07, section 3.1.1): a mask's bits with the table's
+// number are keys under which every pair within K meets, as a query
+// meets its candidates in Index. The layout must come from PlanLayout.
+func (l Layout) TableMasks() []uint64 {
+	tables := newTables(l)
+	masks := make([]uint64, len(tables))
+	for i, t := range tables {
+		masks[i] = t.lead
+	}
+	return masks
+}
+
 func blockMask(width, shift uint) uint64 { return ((uint64(1) << width) - 1) << shift }
 
 // permute moves the table's blocks into table order, leading blocks first.

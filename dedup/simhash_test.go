@@ -213,3 +213,36 @@ func TestNFKCStableRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestTableMasks: every pair of fingerprints within k bits agrees under
+// one of the layout's masks, for every k and collection size planned
+// for, and a pair agreeing under no mask is farther than k.
+func TestTableMasks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k <= MaxK; k++ {
+		for _, n := range []int{10, 1 << 20, 1 << 30} {
+			layout, err := PlanLayout(k, n, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			masks := layout.TableMasks()
+			if len(masks) != layout.Tables {
+				t.Fatalf("%v: %d masks, want %d", layout, len(masks), layout.Tables)
+			}
+			for range 2000 {
+				a := rng.Uint64()
+				b := a
+				for range rng.IntN(2*k + 2) {
+					b ^= 1 << rng.IntN(64)
+				}
+				agree := false
+				for _, m := range masks {
+					agree = agree || a&m == b&m
+				}
+				if d := Distance(a, b); d <= k && !agree {
+					t.Fatalf("%v: %016x and %016x are %d apart and agree under no mask", layout, a, b, d)
+				}
+			}
+		}
+	}
+}

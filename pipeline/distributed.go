@@ -158,68 +158,117 @@ func DedupPart(r io.Reader, name string, ids []int, w io.Writer, opts DedupOptio
 }
 
 // CandidateKeyer gives the keys under which records meet as
-// near-duplicate candidates in Dedup (CandidateKeys).
+// near-duplicate candidates in Dedup (CandidateKeys), for --method
+// minhash and simhash.
 type CandidateKeyer struct {
-	norm  *dedup.Normalizer
-	mh    *dedup.OnePermHasher
-	bands dedup.Bands
-	limit int
+	norm, simNorm *dedup.Normalizer
+	mh            *dedup.OnePermHasher
+	bands         dedup.Bands // minhash
+	masks         []uint64    // simhash: the tables' masks
+	k             int         // simhash: the Hamming distance of a candidate
+	limit         int
 }
 
-// NewCandidateKeyer prepares CandidateKeys for the options; only the
-// MinHash method (the default) is supported.
+// SimHashKeyLayoutSize is the collection size the SimHash keys' tables
+// are planned for (dedup.PlanLayout): any layout for K brings every
+// pair within K bits together, and one planned for a crawl of a billion
+// records keeps the records sharing a key few.
+const SimHashKeyLayoutSize = 1 << 30
+
+// NewCandidateKeyer prepares CandidateKeys for the options: --method
+// minhash (the default) or simhash, without IDF weights.
 func NewCandidateKeyer(opts DedupOptions) (*CandidateKeyer, error) {
-	if opts.Method != dedup.MethodMinHash {
-		return nil, fmt.Errorf("pipeline: candidate keys for --method %v: only minhash is supported", opts.Method)
+	if opts.Method != dedup.MethodMinHash && opts.Method != dedup.MethodSimHash {
+		return nil, fmt.Errorf("pipeline: candidate keys for --method %v: only minhash and simhash are supported", opts.Method)
 	}
 	if opts.IDF {
-		return nil, errors.New("pipeline: candidate keys with IDF weights: not supported (they need the whole collection)")
+		return nil, errors.New("pipeline: candidate keys with IDF weights: not supported (the weights need the whole collection before any fingerprint)")
 	}
-	norm, _, err := opts.normalizers()
+	norm, simNorm, err := opts.normalizers()
 	if err != nil {
 		return nil, err
+	}
+	k := &CandidateKeyer{norm: norm, simNorm: simNorm, limit: opts.lineLimit()}
+	if opts.Method == dedup.MethodSimHash {
+		layout, err := dedup.PlanLayout(opts.K, SimHashKeyLayoutSize, 0)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: candidate keys: %w", err)
+		}
+		k.masks, k.k = layout.TableMasks(), opts.K
+		return k, nil
 	}
 	// The Streamer chooses the banding (with its defaults); ask it.
 	st, err := dedup.NewStreamer(opts.config(), norm, dedup.StreamOptions{MaxMemory: 1 << 20})
 	if err != nil {
 		return nil, err
 	}
-	bands := st.Bands()
+	k.bands = st.Bands()
 	st.Close()
 	numPerm := opts.NumPerm
 	if numPerm == 0 {
 		numPerm = DefaultDedupOptions().NumPerm
 	}
-	return &CandidateKeyer{norm: norm, mh: dedup.NewOnePermHasher(numPerm, 0), bands: bands, limit: opts.lineLimit()}, nil
+	k.mh = dedup.NewOnePermHasher(numPerm, 0)
+	return k, nil
 }
 
-// Keys returns the candidate keys of one record line: one per LSH band
-// of the MinHash signature of its text's shingles (the band's number and
-// rows, hashed). Two records are candidates in Dedup when they share a
-// band, that is a key (but for a collision of 64-bit hashes, which only
+// Keys returns the candidate keys of one record line, and its SimHash
+// fingerprint with --method simhash (0 with minhash). Two records are
+// candidates in Dedup when they share a key and Candidates says so of
+// their fingerprints (but for a collision of 64-bit hashes, which only
 // adds a candidate pair, verified like any other). A record without
 // shingles, or a line Dedup takes for an error record, has none.
-func (k *CandidateKeyer) Keys(line []byte) []uint64 {
+//
+// MinHash: one key per LSH band of the MinHash signature of the text's
+// shingles (the band's number and rows, hashed). SimHash: one key per
+// table of Manku's permuted tables for K (dedup.Layout.TableMasks: the
+// table's number and the fingerprint's bits it is sorted on, hashed);
+// records within K bits share at least one.
+func (k *CandidateKeyer) Keys(line []byte) (keys []uint64, fp uint64) {
 	line = bytes.TrimSpace(line)
 	_, dr, bad := readLine(line, len(line) > k.limit, k.limit, "", 0)
 	if bad {
-		return nil
+		return nil, 0
+	}
+	if k.masks != nil {
+		// The fingerprint as Dedup's first pass computes it.
+		_, fp, ok := k.norm.HashesAndFingerprint(dr.Text, k.simNorm)
+		if !ok {
+			return nil, 0
+		}
+		keys = make([]uint64, len(k.masks))
+		for t, m := range k.masks {
+			keys[t] = hashWords(uint64(t), fp&m)
+		}
+		return keys, fp
 	}
 	sig := k.mh.Signature(k.norm.ShingleHashes(dr.Text))
 	if sig == nil {
-		return nil
+		return nil, 0
 	}
-	keys := make([]uint64, k.bands.B)
-	var buf [8]byte
+	keys = make([]uint64, k.bands.B)
 	for b := range keys {
-		h := xxhash.New()
-		binary.LittleEndian.PutUint64(buf[:], uint64(b))
-		h.Write(buf[:])
-		for _, v := range sig[b*k.bands.R : (b+1)*k.bands.R] {
-			binary.LittleEndian.PutUint64(buf[:], v)
-			h.Write(buf[:])
-		}
-		keys[b] = h.Sum64()
+		keys[b] = hashWords(uint64(b), sig[b*k.bands.R:(b+1)*k.bands.R]...)
 	}
-	return keys
+	return keys, 0
+}
+
+// Candidates reports whether two records that share a key, with the
+// fingerprints Keys gave them, are candidates in Dedup: with SimHash
+// when they are within K bits, with MinHash always.
+func (k *CandidateKeyer) Candidates(a, b uint64) bool {
+	return k.masks == nil || dedup.Distance(a, b) <= k.k
+}
+
+// hashWords hashes a key's number and words.
+func hashWords(n uint64, words ...uint64) uint64 {
+	h := xxhash.New()
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], n)
+	h.Write(buf[:])
+	for _, v := range words {
+		binary.LittleEndian.PutUint64(buf[:], v)
+		h.Write(buf[:])
+	}
+	return h.Sum64()
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/pipeline"
 )
@@ -150,6 +151,13 @@ func withDedup(set Settings) Settings {
 	return set
 }
 
+// withSimHash is withDedup with --method simhash --k k.
+func withSimHash(set Settings, k int) Settings {
+	set = withDedup(set)
+	set.Dedup.Method, set.Dedup.K = dedup.MethodSimHash, k
+	return set
+}
+
 // sharedWARCs are every WARC file of the shared data, in name order.
 func sharedWARCs(t testing.TB) []string {
 	data := dataDir(t)
@@ -176,6 +184,8 @@ func TestSharedWARCs(t *testing.T) {
 		{"dedup", withDedup(Settings{Shards: 3})},
 		{"dedup-gzip", withDedup(Settings{Shards: 2, Gzip: true})},
 		{"single-page", Settings{Shards: 2, SinglePage: true}},
+		{"dedup-simhash", withSimHash(Settings{Shards: 3}, 3)},
+		{"dedup-simhash-k6", withSimHash(Settings{Shards: 3}, 6)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sameRecords(t, reference(t, paths, tc.set), shardLines(t, runJob(t, paths, tc.set, "")))

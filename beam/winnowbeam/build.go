@@ -18,8 +18,8 @@ func init() {
 	register.DoFn4x0[context.Context, string, sitePlan, func(int, []byte)](&requestFn{})
 	register.DoFn5x0[context.Context, int, func(*string) bool, func(*[]byte) bool, func(string, []byte)](&sampleFn{})
 	register.DoFn5x1[context.Context, string, func(*sitePlan) bool, func(*[]byte) bool, func(int, []byte), error](&learnFn{})
-	register.DoFn7x1[context.Context, int, func(*string) bool, func(*[]byte) bool, func(*int, *int) bool, func(int, []byte), func(int64, int), error](&recordFn{})
-	register.Function4x0(edgesFn)
+	register.DoFn7x1[context.Context, int, func(*string) bool, func(*[]byte) bool, func(*int, *int) bool, func(int, []byte), func(int64, []byte), error](&recordFn{})
+	register.DoFn4x1[context.Context, int64, func(*[]byte) bool, func(int, []byte), error](&edgesFn{})
 	register.Function4x1(componentsFn)
 	register.DoFn5x0[context.Context, int, func(*[]byte) bool, func(*int) bool, func(int, []byte)](&assignFn{})
 	register.DoFn4x1[context.Context, int, func(*int) bool, func(*[]byte) bool, error](&writeFn{})
@@ -30,7 +30,7 @@ func init() {
 	register.Emitter2[string, []byte]()
 	register.Emitter2[int, int]()
 	register.Emitter2[int, []byte]()
-	register.Emitter2[int64, int]()
+	register.Emitter2[int64, []byte]()
 	register.Iter1[string]()
 	register.Iter1[[]byte]()
 	register.Iter1[int]()
@@ -80,7 +80,7 @@ func Build(s beam.Scope, paths []string, output string, set Settings) error {
 	shards := set.shards()
 	if set.Dedup != nil {
 		ds := s.Scope("dedup")
-		edges := beam.ParDo(ds, edgesFn, beam.GroupByKey(ds, keys))
+		edges := beam.ParDo(ds, &edgesFn{Conf: newConf(set)}, beam.GroupByKey(ds, keys))
 		comps := beam.ParDo(ds, componentsFn, beam.GroupByKey(ds, edges))
 		recs = beam.ParDo(ds, &assignFn{Shards: shards}, beam.CoGroupByKey(ds, recs, comps))
 	}

@@ -37,6 +37,35 @@ type sampleOut struct {
 	Sample infholder.Sample
 }
 
+// keyed is a record under a candidate key: its place in the output
+// and, with SimHash, its fingerprint.
+type keyed struct {
+	ID int
+	FP uint64
+}
+
+// encodeKeyed writes a keyed record: the fingerprint only when the
+// method has one.
+func encodeKeyed(id int, fp uint64, withFP bool) []byte {
+	e := enc{}
+	e.int(id)
+	if withFP {
+		e.b = binary.LittleEndian.AppendUint64(e.b, fp)
+	}
+	return e.b
+}
+
+func decodeKeyed(b []byte) (keyed, error) {
+	d := dec{b: b}
+	k := keyed{ID: d.int()}
+	if len(d.b) > 0 {
+		if fp := d.take(8); len(fp) == 8 {
+			k.FP = binary.LittleEndian.Uint64(fp)
+		}
+	}
+	return k, d.err
+}
+
 // enc appends varints and strings.
 type enc struct{ b []byte }
 

@@ -26,9 +26,11 @@
 //  6. Records: each file is read a last time and every page labelled
 //     with its group's template (pipeline.Stages.Record): the record
 //     winnow run writes, numbered by its place in winnow run's output.
-//  7. Near-duplicates (optional): LSH band keys of every record's text
-//     (pipeline.CandidateKeyer) are shuffled; records sharing a key are
-//     linked, and the linked components found; each output shard gets
+//  7. Near-duplicates (optional): candidate keys of every record's text
+//     (pipeline.CandidateKeyer: MinHash LSH band keys, or the leading
+//     bits of each of SimHash's permuted tables with the fingerprint)
+//     are shuffled; records sharing a key are linked (with SimHash, when
+//     within K bits), and the linked components found; each output shard gets
 //     whole components, and near-duplicate detection runs on the shard
 //     (pipeline.DedupPart): clustering is decided within a component,
 //     so each record gets the fields winnow run --dedup gives it.

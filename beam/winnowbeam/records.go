@@ -2,6 +2,7 @@ package winnowbeam
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
 )
@@ -114,7 +116,7 @@ func (f *recordFn) Setup() error {
 }
 
 func (f *recordFn) ProcessElement(ctx context.Context, file int, paths func(*string) bool, sites func(*[]byte) bool,
-	counts func(*int, *int) bool, emit func(int, []byte), emitKey func(int64, int)) error {
+	counts func(*int, *int) bool, emit func(int, []byte), emitKey func(int64, []byte)) error {
 	var path string
 	paths(&path)
 	byHost := map[string]siteTemplates{}
@@ -161,9 +163,13 @@ func (f *recordFn) ProcessElement(ctx context.Context, file int, paths func(*str
 			emit(shardOf(id, shards), v)
 			return
 		}
-		for _, k := range f.keyer.Keys(buf.Bytes()) {
-			shuffled(ctx, stageDedup, 16)
-			emitKey(int64(k), id)
+		keys, fp := f.keyer.Keys(buf.Bytes())
+		if len(keys) > 0 {
+			v := encodeKeyed(id, fp, f.set.Dedup.Method == dedup.MethodSimHash)
+			for _, k := range keys {
+				shuffled(ctx, stageDedup, len(v)+8)
+				emitKey(int64(k), v)
+			}
 		}
 		shuffled(ctx, stageRecords, buf.Len()+8)
 		emit(id, buf.Bytes())
@@ -190,25 +196,59 @@ func shardOf(id, shards int) int {
 	return int((x >> 32) % uint64(shards))
 }
 
-// edgesFn links the records that share a candidate key: each to the
-// first of them (a star: the components are the same as with every
-// pair).
-func edgesFn(ctx context.Context, _ int64, ids func(*int) bool, emit func(int, []byte)) {
-	var all []int
-	var id int
-	for ids(&id) {
-		all = append(all, id)
+// edgesFn links the records that share a candidate key and are
+// candidates (pipeline.CandidateKeyer.Candidates: with SimHash, within
+// K bits): the candidates' components, each as a star from its first
+// record (the components are the same as with every pair).
+type edgesFn struct {
+	Conf   conf
+	keyer  *pipeline.CandidateKeyer
+	verify bool // SimHash: a shared key makes a candidate within K bits
+}
+
+func (f *edgesFn) Setup() (err error) {
+	d := *f.Conf.settings().Dedup
+	f.verify = d.Method == dedup.MethodSimHash
+	f.keyer, err = pipeline.NewCandidateKeyer(d)
+	return err
+}
+
+func (f *edgesFn) ProcessElement(ctx context.Context, _ int64, vals func(*[]byte) bool, emit func(int, []byte)) error {
+	var all []keyed
+	var v []byte
+	for vals(&v) {
+		k, err := decodeKeyed(v)
+		if err != nil {
+			return err
+		}
+		all = append(all, k)
 	}
 	if len(all) < 2 {
-		return
+		return nil
 	}
-	slices.Sort(all)
-	all = slices.Compact(all)
-	for _, j := range all[1:] {
-		e := binary.AppendVarint(binary.AppendVarint(nil, int64(all[0])), int64(j))
-		shuffled(ctx, stageDedup, len(e)+8)
-		emit(0, e)
+	slices.SortFunc(all, func(a, b keyed) int { return cmp.Compare(a.ID, b.ID) })
+	all = slices.CompactFunc(all, func(a, b keyed) bool { return a.ID == b.ID })
+	// The components of the candidate pairs among the key's records.
+	u := newUnionFind(len(all))
+	for i := range all {
+		if !f.verify {
+			u[i] = 0 // MinHash: a shared band makes a candidate
+			continue
+		}
+		for j := i + 1; j < len(all); j++ {
+			if f.keyer.Candidates(all[i].FP, all[j].FP) {
+				u.union(i, j)
+			}
+		}
 	}
+	for j := range all {
+		if r := u.find(j); r != j {
+			e := binary.AppendVarint(binary.AppendVarint(nil, int64(all[r].ID)), int64(all[j].ID))
+			shuffled(ctx, stageDedup, len(e)+8)
+			emit(0, e)
+		}
+	}
+	return nil
 }
 
 // componentsFn finds the linked components (union-find over every

@@ -2,7 +2,8 @@
 // WARC files a manifest names become JSONL shards whose records are
 // those of winnow run (--dedup) on the same files.
 //
-//	winnow-beam --inputs MANIFEST --output DIR [--dedup] [--gzip] [--shards N]
+//	winnow-beam --inputs MANIFEST --output DIR [--dedup [--method minhash|simhash] [--k 3]]
+//	    [--gzip] [--shards N]
 //	    [--runner prism|flink|spark|dataflow|universal] [--endpoint HOST:PORT]
 //	    [--environment_type DOCKER|LOOPBACK|PROCESS] [Beam's other flags]
 //
@@ -24,6 +25,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/winnow-go/winnow/beam/winnowbeam"
+	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/pipeline"
 )
 
@@ -37,6 +39,8 @@ var (
 	singlePage = flag.Bool("single-page", false, "no site templates: extract every page on its own")
 	markdown   = flag.Bool("markdown", false, "add the markdown field")
 	threshold  = flag.Float64("threshold", pipeline.DefaultDedupOptions().Threshold, "with --dedup: verified Jaccard similarity that makes a duplicate")
+	method     = flag.String("method", pipeline.DefaultDedupOptions().Method.String(), "with --dedup: candidate search, minhash or simhash")
+	k          = flag.Int("k", pipeline.DefaultDedupOptions().K, "with --dedup --method simhash: Hamming distance of candidates (0-8)")
 )
 
 func main() {
@@ -54,6 +58,13 @@ func main() {
 
 type usageError struct{ error }
 
+// flagSet reports whether the command line set the flag.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func run(ctx context.Context) error {
 	if *inputs == "" || *output == "" {
 		return usageError{errors.New("--inputs MANIFEST and --output DIR are required")}
@@ -62,8 +73,17 @@ func run(ctx context.Context) error {
 		Shards: *shards, Gzip: *gzipFlag}
 	if *dedupFlag {
 		d := pipeline.DefaultDedupOptions()
-		d.Threshold = *threshold
+		var err error
+		if d.Method, err = dedup.ParseMethod(*method); err != nil {
+			return usageError{err}
+		}
+		if flagSet("k") && d.Method != dedup.MethodSimHash {
+			return usageError{fmt.Errorf("--k is a setting of --method simhash (the method is %v)", d.Method)}
+		}
+		d.Threshold, d.K = *threshold, *k
 		set.Dedup = &d
+	} else if flagSet("method") || flagSet("k") {
+		return usageError{errors.New("--method and --k are settings of --dedup")}
 	}
 	if err := set.Validate(); err != nil {
 		return usageError{err}
