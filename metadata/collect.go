@@ -111,6 +111,21 @@ func (c *collector) headline(site string) (h *heading, agreed bool) {
 			}
 		}
 	}
+	// A title whose first segment is an <h1> names that heading, however
+	// little of the rest it shares ("News | National Student Support
+	// Accelerator" over an <h1> "News"), unless the heading is the site's
+	// name ("Instant Pot - Pressure Cookers" on instantpot.com).
+	for _, h := range c.heads {
+		t := cutSite(h.text, site, c.host)
+		if sameText(t, site) || siteLike(t, c.host) {
+			continue
+		}
+		for _, r := range refs {
+			if segs := titleSegments(r.val); len(segs) >= 2 && sameText(segs[0], t) {
+				return h, true
+			}
+		}
+	}
 	if len(c.heads) > 0 {
 		return c.heads[0], false
 	}
@@ -696,7 +711,8 @@ func attrOK(n *html.Node, key string) (string, bool) {
 	return "", false
 }
 
-// text is the white-space-folded text below n, scripts and styles left out.
+// text is the white-space-folded text below n, scripts, styles and buttons
+// left out (a heading's "Copy item path" button is no part of it).
 func text(n *html.Node) string { return textUpTo(n, maxTotal) }
 
 // shortText is the text below n when, white space folded, it is at most
@@ -745,8 +761,8 @@ type folder struct {
 	max   int
 }
 
-// walk writes the text below n, a space between text nodes, scripts and
-// styles left out; false once more than max bytes are written.
+// walk writes the text below n, a space between text nodes, scripts,
+// styles and buttons left out; false once more than max bytes are written.
 func (f *folder) walk(n *html.Node) bool {
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		switch ch.Type {
@@ -754,7 +770,7 @@ func (f *folder) walk(n *html.Node) bool {
 			f.write(ch.Data)
 			f.space = true
 		case html.ElementNode:
-			if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style {
+			if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style || ch.DataAtom == atom.Button {
 				continue
 			}
 			if !f.walk(ch) {

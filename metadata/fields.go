@@ -44,7 +44,9 @@ func (c *collector) siteFromTitle() valued {
 
 // titleSeparators split a <title> or og:title into the headline and the
 // site's name.
-var titleSeparators = regexp.MustCompile(`\s+[|\-–—:·»/•~]\s+|\s+[|]|[|]\s+|\s*::\s*`)
+// White space around them may be a no-break space ("IAM overview\u00a0|\u00a0
+// Identity and Access Management").
+var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{Zs}]+|[\s\p{Zs}]+[|]|[|][\s\p{Zs}]+|[\s\p{Zs}]*::[\s\p{Zs}]*`)
 
 // title is the headline: the <h1> headline picked when a structured
 // title agrees with it, otherwise the structured title; either with the

@@ -159,6 +159,11 @@ func TestTitle(t *testing.T) {
 <body><h1>Logging HOWTO<a class="headerlink" href="#logging-howto">¶</a></h1></body></html>`, "Logging HOWTO"},
 		{"the site named in the title and the header", `<html><head><title>What is Ownership? - The Rust Programming Language</title></head>
 <body><h1 class="menu-title">The Rust Programming Language</h1><h2>What Is Ownership?</h2></body></html>`, "What is Ownership?"},
+		{"an <h1> that opens the title", `<html><head><title>Tides | Harbour Research Council of the North Coast</title></head>
+<body><h1>Tides</h1></body></html>`, "Tides"},
+		{"no-break spaces around a separator", "<html><head><meta property=\"og:title\" content=\"Access overview for teams \u00a0|\u00a0 Accounts \u00a0|\u00a0 Cloud Docs\"></head><body></body></html>", "Access overview for teams"},
+		{"a button in the heading", `<html><head><title>ferry - Rust</title></head>
+<body><h1>Crate ferry<button>Copy item path</button></h1></body></html>`, "Crate ferry"},
 		{"a thread, its board and the forum", `<html><head><title>Cron job does not start / Newbie Corner / Arch Linux Forums</title></head>
 <body><p>Cron job does not start</p></body></html>`, "Cron job does not start"},
 	} {
@@ -171,6 +176,10 @@ func TestTitle(t *testing.T) {
 	page = `<html><head><title>Residential Electrician Coupons | Blue Collar Electricians</title></head><body></body></html>`
 	if m := read(t, page, "https://www.bluecollarelectricians.com/coupons"); m.Title != "Residential Electrician Coupons" {
 		t.Errorf("title %q, want the segment that names the host cut", m.Title)
+	}
+	page = `<html><head><title>Kettleworks - Stove Kettles and Tea Kettles</title></head><body><h1>Kettleworks</h1></body></html>`
+	if m := read(t, page, "https://kettleworks.com/"); m.Title != "Kettleworks - Stove Kettles and Tea Kettles" {
+		t.Errorf("title %q, want the title over an <h1> that names the host", m.Title)
 	}
 	page = `<html><head><title>Talkspace - #1 Rated Online Therapy</title></head><body></body></html>`
 	if m := read(t, page, "https://www.talkspace.com/"); m.Title != "Talkspace - #1 Rated Online Therapy" {
