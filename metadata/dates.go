@@ -40,6 +40,12 @@ func (d date) stamp() string {
 	return fmt.Sprintf("%sT%02d:%02d:%02d%s", d.day(), d.hh, d.mm, d.ss, d.zone)
 }
 
+// addDays is the calendar day n days after d, without its time of day.
+func (d date) addDays(n int) date {
+	t := time.Date(d.y, time.Month(d.m), d.d+n, 0, 0, 0, 0, time.UTC)
+	return date{y: t.Year(), m: int(t.Month()), d: t.Day(), source: d.source}
+}
+
 // swapped is d with its day and month exchanged: the other reading of
 // a date written in digits alone (05/06/2020).
 func (d date) swapped() date {
@@ -388,6 +394,42 @@ var (
 	}
 )
 
+// clockRe is a time of day in a line of text: "10:28 p.m.", "22:28".
+var clockRe = regexp.MustCompile(`\b(\d{1,2}):(\d{2})\b`)
+
+// localDay is the day the page shows for a structured timestamp written
+// in another zone: a shown line that gives the day before or after the
+// stamp's, with a time of day whose minutes are the stamp's, is the same
+// moment in the page's own zone ("2023-11-09T03:28:35Z" shown as "Nov. 8,
+// 2023, 10:28 p.m. ET").
+func (c *collector) localDay(p date) (date, bool) {
+	switch p.source {
+	case SourceJSONLD, SourceOpenGraph, SourceMicrodata, SourceMeta:
+	default:
+		return date{}, false
+	}
+	if !p.hasTime || p.zone == "" {
+		return date{}, false
+	}
+	before, after := p.addDays(-1).day(), p.addDays(1).day()
+	for _, sh := range c.shown {
+		if sh.value {
+			continue
+		}
+		e, ok := findDate(sh.text)
+		if !ok || e.day() != before && e.day() != after {
+			continue
+		}
+		for _, m := range clockRe.FindAllStringSubmatch(sh.text, -1) {
+			if atoi(m[2]) == p.mm && atoi(m[1])%12 != p.hh%12 {
+				e.source = SourceByline
+				return e, true
+			}
+		}
+	}
+	return date{}, false
+}
+
 // shows says whether the page shows the day d: a <time> element or a
 // date line gives it, or the text below the headline.
 func (c *collector) shows(d date) bool {
@@ -680,6 +722,9 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 	}
 	if vis.ok() && (!out.published.ok() || vis.near && vis.before(out.published) || c.republished(out.published, vis, pageType)) {
 		out.published = vis
+	}
+	if local, ok := c.localDay(out.published); ok {
+		out.published = local
 	}
 	if u == nil || u.Host == "" && u.Path == "" { // the page's own canonical address stands in
 		for _, ref := range []string{c.canon, firstOf(c.metas["og:url"])} {

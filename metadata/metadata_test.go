@@ -275,3 +275,20 @@ func TestShownDateOtherWayRound(t *testing.T) {
 		t.Errorf("published %q from %q, want the structured 2023-11-02 that the date line writes day first", m.Published, m.Sources["published"])
 	}
 }
+
+func TestShownLocalDay(t *testing.T) {
+	ld := `<script type="application/ld+json">{"@type":"NewsArticle","headline":"Council votes","datePublished":"2023-11-09T03:28:35Z"}</script>`
+	for _, c := range []struct{ name, line, want string }{
+		{"the same moment in the page's zone", "Nov. 8, 2023, 10:28 p.m. ET", "2023-11-08"},
+		{"another time of day", "Nov. 8, 2023, 10:15 p.m. ET", "2023-11-09"},
+		{"no time of day", "Nov. 8, 2023", "2023-11-09"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			page := `<html><head>` + ld + `</head><body><h1>Council votes</h1><p>` + strings.Repeat("The council voted. ", 30) + `</p>` +
+				`<footer><span class="date">` + c.line + `</span></footer></body></html>`
+			if m := read(t, page, ""); m.Published != c.want {
+				t.Errorf("published %q from %q, want %s", m.Published, m.Sources["published"], c.want)
+			}
+		})
+	}
+}
