@@ -394,6 +394,14 @@ var (
 	}
 )
 
+// parseAs reads a date from an attribute value (value) or from text.
+func parseAs(v string, value bool) (date, bool) {
+	if value {
+		return parseValue(v)
+	}
+	return findDate(v)
+}
+
 // clockRe is a time of day in a line of text: "10:28 p.m.", "22:28".
 var clockRe = regexp.MustCompile(`\b(\d{1,2}):(\d{2})\b`)
 
@@ -411,9 +419,10 @@ func (c *collector) localDay(p date) (date, bool) {
 	if !p.hasTime || p.zone == "" {
 		return date{}, false
 	}
+	minutes := fmt.Sprintf(":%02d", p.mm)
 	before, after := p.addDays(-1).day(), p.addDays(1).day()
 	for _, sh := range c.shown {
-		if sh.value {
+		if sh.value || !strings.Contains(sh.text, minutes) {
 			continue
 		}
 		e, ok := findDate(sh.text)
@@ -623,20 +632,8 @@ type dated struct {
 func (c *collector) dates(u *url.URL, text string, now time.Time, pageType string) dated {
 	var out dated
 	var bad []string
-	take := func(dst *date, v, source string, value bool) bool {
-		if v == "" || dst.ok() {
-			return dst.ok()
-		}
-		var d date
-		var ok bool
-		if value {
-			d, ok = parseValue(v)
-		} else {
-			d, ok = findDate(v)
-		}
-		if !ok {
-			return false
-		}
+	// accept puts d, read from v, in dst when it can be right.
+	accept := func(dst *date, d date, v, source string) bool {
 		if !d.valid(now) {
 			bad = append(bad, fmt.Sprintf("%s %q", source, v))
 			return false
@@ -644,6 +641,13 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 		d.source = source
 		*dst = d
 		return true
+	}
+	take := func(dst *date, v, source string, value bool) bool {
+		if v == "" || dst.ok() {
+			return dst.ok()
+		}
+		d, ok := parseAs(v, value)
+		return ok && accept(dst, d, v, source)
 	}
 	takeKeys := func(dst *date, keys []string) {
 		for _, k := range keys {
@@ -676,24 +680,33 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 	// republish); without a structured date it is the date.
 	var vis date
 	// Near the headline first, then below it, then anywhere.
+	unread := make([]bool, len(c.shown)) // no date in it: not read again on a later pass
 	for pass := range 3 {
-		for _, sh := range c.shown {
+		for i, sh := range c.shown {
 			if vis.ok() {
 				break
 			}
 			after, near := c.placed(sh)
-			if pass == 0 && !near || pass == 1 && !after {
+			if unread[i] || pass == 0 && !near || pass == 1 && !after {
 				continue
 			}
 			source := SourceByline
 			if sh.value || strings.Contains(sh.hint, "pubdate") {
 				source = SourceTime
 			}
+			dst := &vis
 			if updateLabel(sh) {
-				take(&out.modified, sh.text, source, sh.value)
+				dst = &out.modified
+			}
+			if dst.ok() || sh.text == "" {
 				continue
 			}
-			if take(&vis, sh.text, source, sh.value) {
+			d, ok := parseAs(sh.text, sh.value)
+			if !ok {
+				unread[i] = true
+				continue
+			}
+			if accept(dst, d, sh.text, source) && dst == &vis {
 				// Just below the headline, or marked as the publication.
 				vis.near = near || containsAny(sh.hint, "pubdate", "publish")
 			}
