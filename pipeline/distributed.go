@@ -176,13 +176,19 @@ type CandidateKeyer struct {
 const SimHashKeyLayoutSize = 1 << 30
 
 // NewCandidateKeyer prepares CandidateKeys for the options: --method
-// minhash (the default) or simhash, without IDF weights.
+// minhash (the default) or simhash, without IDF weights, measured by
+// Jaccard or cosine (not containment).
 func NewCandidateKeyer(opts DedupOptions) (*CandidateKeyer, error) {
 	if opts.Method != dedup.MethodMinHash && opts.Method != dedup.MethodSimHash {
 		return nil, fmt.Errorf("pipeline: candidate keys for --method %v: only minhash and simhash are supported", opts.Method)
 	}
 	if opts.IDF {
 		return nil, errors.New("pipeline: candidate keys with IDF weights: not supported (the weights need the whole collection before any fingerprint)")
+	}
+	if opts.Measure == dedup.MeasureContainment {
+		// Dedup's containment candidates (sampled shingles, capped per
+		// group) are not keyed here yet.
+		return nil, errors.New("pipeline: candidate keys for --measure containment: not supported")
 	}
 	norm, simNorm, err := opts.normalizers()
 	if err != nil {
