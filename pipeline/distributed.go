@@ -16,6 +16,7 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // This file holds the entry points of a run spread over many machines
@@ -70,10 +71,34 @@ func (o Options) sample(in Input, sig infholder.Signature) (*extract.Page, infho
 	return p, infholder.NewSample(p, sig), true
 }
 
+// SampleRule is Sample with what a site rule's typical length is
+// taken from: the rule of Stages.Rules that matches the page (nil for
+// none) and its content words on it (xpathrules.Rule.ContentWords).
+func (o Options) SampleRule(in Input) (s infholder.Sample, rule *xpathrules.Rule, words int, ok bool) {
+	p, s, ok := o.sample(in, o.templateSignature())
+	if !ok {
+		return s, nil, 0, false
+	}
+	rw := o.ruleWords(p)
+	return s, rw.rule, rw.words, true
+}
+
+// SamplesRuleWords reports whether pass 1 takes the rule words of a
+// site's sampled pages (SampleRule) into its rules' typical lengths: a
+// site of fewer than infholder.MinPages pages has its pages parsed only
+// when templates are kept (TemplatesDir, Templates), since otherwise it
+// learns none.
+func (o Options) SamplesRuleWords(sitePages int) bool {
+	return sitePages >= infholder.MinPages || o.templateStore() != nil
+}
+
 // NewSites holds templates learned elsewhere (LearnTemplates, per site),
-// for Stages.Record: a page's template is that of the group it is given.
-func NewSites(templates map[string]*infholder.Template) *Sites {
-	return &Sites{templates: templates}
+// for Stages.Record: a page's template is that of the group it is given,
+// and a site rule's typical length is typical's (the median of the rule
+// words of the sampled pages, xpathrules.Typical; nil when there are
+// no rules).
+func NewSites(templates map[string]*infholder.Template, typical map[*xpathrules.Rule]int) *Sites {
+	return &Sites{templates: templates, typicalWords: typical}
 }
 
 // FileError is the record input of a file that could not be read to

@@ -54,6 +54,9 @@ type Options struct {
 	// run loads it instead of learning, and relearns it when the site's
 	// pages no longer fit it.
 	TemplatesDir string
+	// Templates, when set, is where templates are kept instead of the
+	// folder TemplatesDir (winnow-beam: any Beam filesystem).
+	Templates TemplateStore `json:"-"`
 	// FileErrors makes a file that cannot be read (missing, or failing
 	// mid-way) one error record (FileError), after the records read
 	// before the failure, and the run go on; otherwise the run stops.

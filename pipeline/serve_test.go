@@ -11,7 +11,7 @@ import (
 func TestSavedSitesGroup(t *testing.T) {
 	dir := t.TempDir()
 	for _, g := range []string{"a.example/", "a.example/news/", "a.example/news/world/", "b.example/blog/"} {
-		if err := saveTemplate(dir, &infholder.Template{Version: infholder.TemplateVersion, Group: g, Signature: infholder.SigContent, Sigs: map[uint32]float64{1: 1}}); err != nil {
+		if err := dirStore(dir).Save(&infholder.Template{Version: infholder.TemplateVersion, Group: g, Signature: infholder.SigContent, Sigs: map[uint32]float64{1: 1}}); err != nil {
 			t.Fatal(err)
 		}
 	}

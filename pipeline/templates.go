@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -195,13 +196,23 @@ type ruleWords struct {
 	words int
 }
 
+// ruleWords is the site rule that matches a sampled page and its
+// content words, which the rule's typical length is the median of.
+func (o Options) ruleWords(p *extract.Page) ruleWords {
+	rw := ruleWords{words: -1}
+	if rw.rule = o.Stages.Rules.Match(p.URL); rw.rule != nil {
+		rw.words = rw.rule.ContentWords(p)
+	}
+	return rw
+}
+
 // NewSiteLearner starts pass 1 for a run with opts; its parsing
 // goroutines stop when Learn is called or ctx is done. hold is the most
 // input bytes it keeps for pass 2 (0 keeps nothing).
 func NewSiteLearner(ctx context.Context, opts Options, hold int64) *SiteLearner {
 	l := &SiteLearner{ctx: ctx, opts: opts, perGroup: opts.samplesPerGroup(), perHost: opts.SitePageCap(), sig: opts.templateSignature(),
 		hostCount: map[string]int{}, samples: map[int]infholder.Sample{}, sampleRules: map[int]ruleWords{},
-		deferFirst: opts.TemplatesDir == "", first: map[string][]sampleJob{},
+		deferFirst: opts.templateStore() == nil, first: map[string][]sampleJob{},
 		holdMax: hold, holding: hold > 0}
 	workers := opts.workers()
 	l.jobs = make(chan sampleJob, 2*workers)
@@ -243,10 +254,7 @@ func (l *SiteLearner) parseSamples() {
 		if !ok {
 			continue // it becomes an error record in pass 2
 		}
-		rw := ruleWords{words: -1}
-		if rw.rule = l.opts.Stages.Rules.Match(p.URL); rw.rule != nil {
-			rw.words = rw.rule.ContentWords(p)
-		}
+		rw := l.opts.ruleWords(p)
 		l.mu.Lock()
 		l.samples[j.idx] = smp
 		if rw.rule != nil {
@@ -478,14 +486,16 @@ func (o Options) learnGroups(order []string, members map[string][]infholder.Samp
 	if topts.Workers == 0 {
 		topts.Workers = workers
 	}
-	dir := o.TemplatesDir
+	store := o.templateStore()
 	tpls := make([]*infholder.Template, len(order))
 	errs := make([]error, len(order))
 	par.Each(len(order), workers, func(i int) {
 		k := order[i]
-		if tpls[i] = loadTemplate(dir, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
+		if tpls[i] = loadTemplate(store, k, members[k]); tpls[i] == nil && len(members[k]) >= infholder.MinPages {
 			tpls[i] = infholder.LearnSamples(k, members[k], topts)
-			errs[i] = saveTemplate(dir, tpls[i])
+			if store != nil {
+				errs[i] = store.Save(tpls[i])
+			}
 		}
 	})
 	for _, err := range errs {
@@ -548,17 +558,46 @@ func (s *Sites) labelKept(ctx context.Context, opts Options, kept map[int]keptPa
 	})
 }
 
+// TemplateStore keeps saved site templates (Options.Templates), each in
+// a file named infholder.FileName(group) as infholder.Template.Save
+// writes it. Its methods may be called from several goroutines at once.
+type TemplateStore interface {
+	// Open returns the saved template file of a group, or an error
+	// when there is none.
+	Open(group string) (io.ReadCloser, error)
+	// Save keeps a newly learned template, replacing a saved one.
+	Save(tpl *infholder.Template) error
+}
+
+// templateStore is Templates, else the folder TemplatesDir, else nil.
+func (o Options) templateStore() TemplateStore {
+	switch {
+	case o.Templates != nil:
+		return o.Templates
+	case o.TemplatesDir != "":
+		return dirStore(o.TemplatesDir)
+	}
+	return nil
+}
+
+// dirStore is a folder of templates (winnow run --templates DIR).
+type dirStore string
+
+func (d dirStore) Open(group string) (io.ReadCloser, error) {
+	return os.Open(filepath.Join(string(d), infholder.FileName(group)))
+}
+
 // minFit is the mean Fit below which a saved template no longer fits its
 // site's pages and is relearned.
 const minFit = 0.5
 
 // loadTemplate returns the saved template of a group when there is one
 // of this version and it still fits the group's sampled pages.
-func loadTemplate(dir, group string, samples []infholder.Sample) *infholder.Template {
-	if dir == "" {
+func loadTemplate(store TemplateStore, group string, samples []infholder.Sample) *infholder.Template {
+	if store == nil {
 		return nil
 	}
-	f, err := os.Open(filepath.Join(dir, infholder.FileName(group)))
+	f, err := store.Open(group)
 	if err != nil {
 		return nil
 	}
@@ -579,10 +618,8 @@ func loadTemplate(dir, group string, samples []infholder.Sample) *infholder.Temp
 	return tpl
 }
 
-func saveTemplate(dir string, tpl *infholder.Template) error {
-	if dir == "" {
-		return nil
-	}
+func (d dirStore) Save(tpl *infholder.Template) error {
+	dir := string(d)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

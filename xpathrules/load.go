@@ -59,47 +59,80 @@ const maxFileBytes = 4 << 20
 // Load reads a rule file or every rule file of a folder (.yaml, .yml and
 // FiveFilters .txt, in path order). It returns the rules that loaded and
 // every problem found (as *Error values joined); a file with an error
-// still contributes its good rules.
+// still contributes its good rules. Load is ReadFiles then Compile.
 func Load(p string) (*Set, error) {
+	files, err := ReadFiles(p)
+	if files == nil {
+		return nil, err
+	}
+	set, cerr := Compile(files)
+	return set, errors.Join(err, cerr)
+}
+
+// File is a rule file's name (its path as given, which rules without a
+// name are named after) and its content.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// ReadFiles reads what Load compiles: the rule file p, or every rule
+// file of the folder p (.yaml, .yml and FiveFilters .txt, in path
+// order). A file that cannot be read is left out and reported (as an
+// *Error); the others are returned. A program that compiles the rules
+// elsewhere (winnow-beam's workers) sends the files.
+func ReadFiles(p string) ([]File, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, err
 	}
-	var files []string
+	var names []string
 	if st.IsDir() {
 		err := filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if !d.IsDir() && ruleFile(f) {
-				files = append(files, f)
+				names = append(names, f)
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(files)
-		if len(files) == 0 {
+		sort.Strings(names)
+		if len(names) == 0 {
 			return nil, fmt.Errorf("xpathrules: %s: no .yaml, .yml or .txt rule files", p)
 		}
 	} else {
-		files = []string{p}
+		names = []string{p}
 	}
-	set := &Set{}
+	files := []File{}
 	var errs []error
-	for _, f := range files {
+	for _, f := range names {
 		b, err := readLimited(f)
 		if err != nil {
 			errs = append(errs, &Error{File: f, Msg: err.Error()})
 			continue
 		}
+		files = append(files, File{Name: f, Data: b})
+	}
+	return files, errors.Join(errs...)
+}
+
+// Compile parses rule files, in order (FiveFilters when the name ends
+// in .txt, YAML otherwise), into a Set. It returns the rules that
+// compiled and every problem found (as *Error values joined).
+func Compile(files []File) (*Set, error) {
+	set := &Set{}
+	var errs []error
+	for _, f := range files {
 		var rules []*Rule
 		var ferrs []error
-		if strings.HasSuffix(strings.ToLower(f), ".txt") {
-			rules, ferrs = ParseFiveFilters(f, b)
+		if strings.HasSuffix(strings.ToLower(f.Name), ".txt") {
+			rules, ferrs = ParseFiveFilters(f.Name, f.Data)
 		} else {
-			rules, ferrs = ParseYAML(f, b)
+			rules, ferrs = ParseYAML(f.Name, f.Data)
 		}
 		set.Rules = append(set.Rules, rules...)
 		errs = append(errs, ferrs...)

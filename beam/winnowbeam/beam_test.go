@@ -22,6 +22,7 @@ import (
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // The tests run every job in this process on Prism.
@@ -116,7 +117,11 @@ func splitLines(b []byte) []string {
 func reference(t testing.TB, paths []string, set Settings) []string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "run.jsonl")
-	if _, err := pipeline.RunFile(context.Background(), paths, out, set.options(), pipeline.FileOptions{Dedup: set.Dedup}); err != nil {
+	opts, err := set.options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.RunFile(context.Background(), paths, out, opts, pipeline.FileOptions{Dedup: set.Dedup}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)
@@ -358,5 +363,67 @@ func TestPageSets(t *testing.T) {
 			set := withDedup(Settings{Shards: 4})
 			sameRecords(t, reference(t, paths, set), shardLines(t, runJob(t, paths, set, "")))
 		})
+	}
+}
+
+// TestRules: per-site rules (a YAML file and a FiveFilters config, as
+// winnow run --rules reads a folder) give winnow run's records, with
+// templates, on their own and with near-duplicates.
+func TestRules(t *testing.T) {
+	paths := sharedWARCs(t)
+	files, err := xpathrules.ReadFiles(filepath.Join("testdata", "rules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		set  Settings
+	}{
+		{"run", Settings{Shards: 2, Rules: files}},
+		{"single-page", Settings{Shards: 2, Rules: files, SinglePage: true}},
+		{"dedup", withDedup(Settings{Shards: 2, Rules: files})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := reference(t, paths, tc.set)
+			sameRecords(t, want, shardLines(t, runJob(t, paths, tc.set, "")))
+			rules := map[string]int{}
+			for _, l := range want {
+				var r struct{ Rule, RuleStatus string }
+				json.Unmarshal([]byte(l), &r)
+				if r.Rule != "" {
+					rules[r.Rule+" "+r.RuleStatus]++
+				}
+			}
+			if len(rules) < 2 {
+				t.Errorf("rule outcomes %v: the rules do not exercise the shared WARCs", rules)
+			}
+		})
+	}
+}
+
+// TestTemplatesDir: with --templates DIR the job saves the templates
+// winnow run saves (same names, same bytes) and gives its records, both
+// into an empty folder and from one saved before, whose templates
+// (learned from fewer samples) then stand.
+func TestTemplatesDir(t *testing.T) {
+	paths := sharedWARCs(t)
+	runDir, beamDir := t.TempDir(), t.TempDir()
+	few := Settings{Shards: 2, SamplesPerGroup: 3}
+	runSet, beamSet := few, few
+	runSet.TemplatesDir, beamSet.TemplatesDir = runDir, beamDir
+	sameRecords(t, reference(t, paths, runSet), shardLines(t, runJob(t, paths, beamSet, "")))
+	saved := readAll(t, runDir)
+	if len(saved) == 0 {
+		t.Fatal("winnow run saved no templates")
+	}
+	if got := readAll(t, beamDir); !maps.EqualFunc(saved, got, bytes.Equal) {
+		t.Fatalf("the job saved %v, winnow run %v", keys(got), keys(saved))
+	}
+	// Again with the default samples: the saved templates are loaded.
+	runSet.SamplesPerGroup, beamSet.SamplesPerGroup = 0, 0
+	want := reference(t, paths, runSet)
+	sameRecords(t, want, shardLines(t, runJob(t, paths, beamSet, "")))
+	if slices.Equal(want, reference(t, paths, Settings{})) {
+		t.Error("the saved templates made no difference: the test does not show they were loaded")
 	}
 }

@@ -16,9 +16,10 @@ func init() {
 	register.DoFn4x0[context.Context, fileRef, func(string, []byte), func(int, int)](&scanFn{})
 	register.Combiner3[siteAcc, []byte, sitePlan](&siteCombine{})
 	register.DoFn4x0[context.Context, string, sitePlan, func(int, []byte)](&requestFn{})
-	register.DoFn5x0[context.Context, int, func(*string) bool, func(*[]byte) bool, func(string, []byte)](&sampleFn{})
+	register.DoFn6x1[context.Context, int, func(*string) bool, func(*[]byte) bool, func(string, []byte), func(int, int), error](&sampleFn{})
+	register.Function2x2(typicalFn)
 	register.DoFn5x1[context.Context, string, func(*sitePlan) bool, func(*[]byte) bool, func(int, []byte), error](&learnFn{})
-	register.DoFn7x1[context.Context, int, func(*string) bool, func(*[]byte) bool, func(*int, *int) bool, func(int, []byte), func(int64, []byte), error](&recordFn{})
+	register.DoFn8x1[context.Context, int, func(*string) bool, func(*[]byte) bool, func(*int, *int) bool, func(*int, *int) bool, func(int, []byte), func(int64, []byte), error](&recordFn{})
 	register.DoFn4x1[context.Context, int64, func(*[]byte) bool, func(int, []byte), error](&edgesFn{})
 	register.Function4x1(componentsFn)
 	register.DoFn5x0[context.Context, int, func(*[]byte) bool, func(*int) bool, func(int, []byte)](&assignFn{})
@@ -65,18 +66,23 @@ func Build(s beam.Scope, paths []string, output string, set Settings) error {
 	fileByIndex := beam.ParDo(s, fileKV, files)
 
 	pages, counts := beam.ParDo2(s.Scope("scan"), &scanFn{Conf: newConf(set)}, files)
-	var sites beam.PCollection
+	var sites, typical beam.PCollection
 	if set.SinglePage {
-		sites = beam.ParDo(s, noSites, beam.CreateList(s, []int{})) // no templates
+		none := beam.CreateList(s, []int{})
+		sites = beam.ParDo(s, noSites, none)   // no templates
+		typical = beam.ParDo(s, shardKV, none) // no typical rule lengths
 	} else {
 		ts := s.Scope("templates")
-		plans := beam.CombinePerKey(ts, &siteCombine{Cap: set.options().SitePageCap()}, pages)
+		opts, _ := set.options() // Validate compiled them
+		plans := beam.CombinePerKey(ts, &siteCombine{Cap: opts.SitePageCap()}, pages)
 		reqs := beam.ParDo(ts, &requestFn{}, plans)
-		samples := beam.ParDo(ts, &sampleFn{Conf: newConf(set)}, beam.CoGroupByKey(ts, fileByIndex, reqs))
+		samples, words := beam.ParDo2(ts, &sampleFn{Conf: newConf(set)}, beam.CoGroupByKey(ts, fileByIndex, reqs))
+		typical = beam.ParDo(ts, typicalFn, beam.GroupByKey(ts, words))
 		sites = beam.ParDo(ts, &learnFn{Conf: newConf(set)}, beam.CoGroupByKey(ts, plans, samples))
 	}
 	rs := s.Scope("records")
-	recs, keys := beam.ParDo2(rs, &recordFn{Conf: newConf(set)}, beam.CoGroupByKey(rs, fileByIndex, sites), beam.SideInput{Input: counts})
+	recs, keys := beam.ParDo2(rs, &recordFn{Conf: newConf(set)}, beam.CoGroupByKey(rs, fileByIndex, sites),
+		beam.SideInput{Input: counts}, beam.SideInput{Input: typical})
 	shards := set.shards()
 	if set.Dedup != nil {
 		ds := s.Scope("dedup")

@@ -38,6 +38,11 @@
 //     one worker, in record order, to a temporary name and renamed: a
 //     retried bundle writes the same bytes again.
 //
-// The layout pass (--render) and site rules stay local-only: winnow run
-// has them, winnow-beam does not.
+// Site rules (Settings.Rules) travel with the settings and apply in
+// step 6; the pages sampled in step 4 also give each rule's content
+// words, whose median per rule (its typical length, as winnow run takes
+// it over its sampled pages) goes to step 6 as a side input. Saved
+// templates (Settings.TemplatesDir) are loaded and saved in step 5
+// through Beam's filesystems. The layout pass (winnow run --render)
+// stays local-only: it needs a headless browser beside the pages.
 package winnowbeam

@@ -14,6 +14,7 @@ import (
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // fileRef is one manifest line: the file's number and its path as
@@ -102,21 +103,36 @@ type recordFn struct {
 	opts  pipeline.Options
 	keyer *pipeline.CandidateKeyer
 	first map[int]int // firstIDs of the side input, which never changes
+	// typical is each site rule's typical length (the side input, which
+	// never changes either; nil until read).
+	typical map[*xpathrules.Rule]int
 }
 
-func (f *recordFn) Setup() error {
+func (f *recordFn) Setup() (err error) {
 	f.set = f.Conf.settings()
-	f.opts = f.set.options()
-	if f.set.Dedup != nil {
-		var err error
-		f.keyer, err = pipeline.NewCandidateKeyer(*f.set.Dedup)
+	if f.opts, err = f.set.options(); err != nil {
 		return err
 	}
-	return nil
+	if f.set.Dedup != nil {
+		f.keyer, err = pipeline.NewCandidateKeyer(*f.set.Dedup)
+	}
+	return err
+}
+
+// typicalWords reads the rules' typical lengths, by rule number.
+func (f *recordFn) typicalWords(typical func(*int, *int) bool) map[*xpathrules.Rule]int {
+	out := map[*xpathrules.Rule]int{}
+	var no, words int
+	for typical(&no, &words) {
+		if rs := f.opts.Stages.Rules; rs != nil && no < len(rs.Rules) {
+			out[rs.Rules[no]] = words
+		}
+	}
+	return out
 }
 
 func (f *recordFn) ProcessElement(ctx context.Context, file int, paths func(*string) bool, sites func(*[]byte) bool,
-	counts func(*int, *int) bool, emit func(int, []byte), emitKey func(int64, []byte)) error {
+	counts func(*int, *int) bool, typical func(*int, *int) bool, emit func(int, []byte), emitKey func(int64, []byte)) error {
 	var path string
 	paths(&path)
 	byHost := map[string]siteTemplates{}
@@ -132,9 +148,12 @@ func (f *recordFn) ProcessElement(ctx context.Context, file int, paths func(*str
 			templates[k] = t
 		}
 	}
+	if f.typical == nil {
+		f.typical = f.typicalWords(typical)
+	}
 	var known *pipeline.Sites
 	if !f.set.SinglePage {
-		known = pipeline.NewSites(templates)
+		known = pipeline.NewSites(templates, f.typical)
 	}
 	if f.first == nil {
 		f.first = firstIDs(counts)

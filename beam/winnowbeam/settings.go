@@ -9,6 +9,7 @@ import (
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // Settings are the options of a job. They travel to the workers inside
@@ -30,6 +31,14 @@ type Settings struct {
 	Shards int
 	// Gzip compresses the shards (records-*.jsonl.gz).
 	Gzip bool
+	// Rules are the per-site rule files of winnow run --rules
+	// (xpathrules.ReadFiles reads them where the job is launched): they
+	// travel with the settings, so the workers need no access to them.
+	Rules []xpathrules.File `json:",omitempty"`
+	// TemplatesDir is winnow run --templates DIR: saved site templates
+	// are loaded from it, and those learned anew saved to it, through
+	// Beam's filesystems (a local folder the workers share, gs://, s3://).
+	TemplatesDir string `json:",omitempty"`
 }
 
 // DefaultShards is Settings.Shards when it is zero.
@@ -42,7 +51,9 @@ func (s Settings) Validate() error {
 	if s.Shards < 0 {
 		errs = append(errs, fmt.Errorf("shards %d: want 0 (the default, %d) or more", s.Shards, DefaultShards))
 	}
-	if err := s.options().Validate(); err != nil {
+	if o, err := s.options(); err != nil {
+		errs = append(errs, err)
+	} else if err := o.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if s.Dedup != nil {
@@ -65,18 +76,28 @@ func (s Settings) shards() int {
 	return s.Shards
 }
 
-// options are the run options winnow run would use with these settings.
-func (s Settings) options() pipeline.Options {
+// options are the run options winnow run would use with these settings,
+// the rules compiled.
+func (s Settings) options() (pipeline.Options, error) {
+	var rules *xpathrules.Set
+	if len(s.Rules) > 0 {
+		var err error
+		if rules, err = xpathrules.Compile(s.Rules); err != nil {
+			return pipeline.Options{}, fmt.Errorf("rules: %w", err)
+		}
+	}
 	// Pages are read with the default size limit (pipeline.ReadInputs).
 	return pipeline.Options{
 		Stages: pipeline.Stages{
 			Extract:  extract.Options{MaxPageBytes: extract.DefaultMaxPageBytes},
 			Template: infholder.Options{Signature: infholder.Signature(s.TemplateSignature)},
+			Rules:    rules,
 		},
 		Record:          pipeline.RecordOptions{Markdown: s.Markdown, Blocks: s.Blocks},
 		SinglePage:      s.SinglePage,
 		SamplesPerGroup: s.SamplesPerGroup,
-	}
+		TemplatesDir:    s.TemplatesDir,
+	}, nil
 }
 
 // ReadManifest reads a manifest: one path a line, blank lines and lines

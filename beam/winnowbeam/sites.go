@@ -3,15 +3,18 @@ package winnowbeam
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/winnow-go/winnow/infholder"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // dirKey names the directories of a page URL's path (infholder.Site):
@@ -115,7 +118,8 @@ type siteTemplates struct {
 	Templates map[string]*infholder.Template `json:"templates,omitempty"`
 }
 
-// requestFn asks each file holding a site's first pages to sample them.
+// requestFn asks each file holding a site's first pages to sample them,
+// telling it how many the site has (whether the rule words count).
 type requestFn struct{}
 
 func (requestFn) ProcessElement(ctx context.Context, host string, p sitePlan, emit func(int, []byte)) {
@@ -123,45 +127,86 @@ func (requestFn) ProcessElement(ctx context.Context, host string, p sitePlan, em
 		var e enc
 		e.int(r.At.Rec)
 		e.str(host)
+		e.int(len(p.First))
 		shuffled(ctx, stageTemplates, len(e.b)+8)
 		emit(r.At.File, e.b)
 	}
 }
 
-// sampleFn reads a file again and samples the pages asked for.
+// sampleFn reads a file again and samples the pages asked for; with
+// site rules, each sampled page that a rule matches also gives the rule
+// (its number) and its content words, when pass 1 would count them.
 type sampleFn struct {
-	Conf conf
-	opts pipeline.Options
+	Conf   conf
+	opts   pipeline.Options
+	ruleNo map[*xpathrules.Rule]int
 }
 
-func (f *sampleFn) Setup() { f.opts = f.Conf.settings().options() }
+func (f *sampleFn) Setup() (err error) {
+	f.opts, err = f.Conf.settings().options()
+	f.ruleNo = ruleNumbers(f.opts.Stages.Rules)
+	return err
+}
 
-func (f *sampleFn) ProcessElement(ctx context.Context, file int, paths func(*string) bool, reqs func(*[]byte) bool, emit func(string, []byte)) {
+// ruleNumbers numbers the rules of a set: workers compile the same
+// files into the same rules, in the same order.
+func ruleNumbers(set *xpathrules.Set) map[*xpathrules.Rule]int {
+	no := map[*xpathrules.Rule]int{}
+	if set != nil {
+		for i, r := range set.Rules {
+			no[r] = i
+		}
+	}
+	return no
+}
+
+type sampleReq struct {
+	host  string
+	pages int
+}
+
+func (f *sampleFn) ProcessElement(ctx context.Context, file int, paths func(*string) bool, reqs func(*[]byte) bool, emit func(string, []byte), emitWords func(int, int)) error {
 	var path string
 	paths(&path)
-	want := map[int]string{}
+	want := map[int]sampleReq{}
 	var b []byte
 	for reqs(&b) {
 		d := dec{b: b}
-		rec, host := d.int(), d.str()
+		rec, host, pages := d.int(), d.str(), d.int()
 		if d.err != nil {
-			panic(d.err)
+			return d.err
 		}
-		want[rec] = host
+		want[rec] = sampleReq{host, pages}
 	}
 	if len(want) == 0 {
-		return
+		return nil
 	}
 	readFile(ctx, path, func(rec int, in pipeline.Input) {
-		host, ok := want[rec]
+		req, ok := want[rec]
 		if !ok {
 			return
 		}
-		s, ok := f.opts.Sample(in)
+		s, rule, words, ok := f.opts.SampleRule(in)
 		out := encodeSample(sampleOut{At: place{file, rec}, OK: ok, Sample: s})
-		shuffled(ctx, stageTemplates, len(out)+len(host))
-		emit(host, out)
+		shuffled(ctx, stageTemplates, len(out)+len(req.host))
+		emit(req.host, out)
+		if rule != nil && f.opts.SamplesRuleWords(req.pages) {
+			shuffled(ctx, stageTemplates, 16)
+			emitWords(f.ruleNo[rule], words)
+		}
 	})
+	return nil
+}
+
+// typicalFn is a rule's typical length: the median of its words over
+// the sampled pages (xpathrules.Typical).
+func typicalFn(rule int, words func(*int) bool) (int, int) {
+	var all []int
+	var w int
+	for words(&w) {
+		all = append(all, w)
+	}
+	return rule, xpathrules.Typical(all)
 }
 
 // learnFn learns a site's templates from its samples and sends them to
@@ -171,7 +216,10 @@ type learnFn struct {
 	opts pipeline.Options
 }
 
-func (f *learnFn) Setup() { f.opts = f.Conf.settings().options() }
+func (f *learnFn) Setup() (err error) {
+	f.opts, err = f.Conf.settings().options()
+	return err
+}
 
 func (f *learnFn) ProcessElement(ctx context.Context, host string, plans func(*sitePlan) bool, samples func(*[]byte) bool, emit func(int, []byte)) error {
 	var p sitePlan
@@ -199,7 +247,11 @@ func (f *learnFn) ProcessElement(ctx context.Context, host string, plans func(*s
 	for i, s := range outs {
 		groups[i], smp[i] = p.Groups[dirKey(urlAt[s.At])], s.Sample
 	}
-	tpls, err := f.opts.LearnTemplates(groups, smp)
+	opts := f.opts
+	if dir := f.Conf.settings().TemplatesDir; dir != "" {
+		opts.Templates = fsStore{ctx: ctx, dir: dir}
+	}
+	tpls, err := opts.LearnTemplates(groups, smp)
 	if err != nil {
 		return err
 	}
@@ -216,3 +268,45 @@ func (f *learnFn) ProcessElement(ctx context.Context, host string, plans func(*s
 }
 
 var templatesLearned = beam.NewCounter("winnow", "templates")
+
+// fsStore keeps site templates in a folder of any of Beam's filesystems
+// (winnow run --templates DIR's files, the same names and bytes).
+type fsStore struct {
+	ctx context.Context
+	dir string
+}
+
+func (s fsStore) path(group string) string {
+	return strings.TrimSuffix(s.dir, "/") + "/" + infholder.FileName(group)
+}
+
+// Open returns the saved template file of a group.
+func (s fsStore) Open(group string) (io.ReadCloser, error) {
+	fs, err := filesystem.New(s.ctx, s.path(group))
+	if err != nil {
+		return nil, err
+	}
+	r, err := fs.OpenRead(s.ctx, s.path(group))
+	if err != nil {
+		fs.Close()
+		return nil, err
+	}
+	return closeBoth{r, fs}, nil
+}
+
+// Save writes a template whole (writeAtomic).
+func (s fsStore) Save(tpl *infholder.Template) error {
+	return writeAtomic(s.ctx, s.path(tpl.Group), tpl.Save)
+}
+
+// closeBoth closes a file and then its filesystem.
+type closeBoth struct {
+	io.ReadCloser
+	fs io.Closer
+}
+
+func (c closeBoth) Close() error {
+	err := c.ReadCloser.Close()
+	c.fs.Close()
+	return err
+}

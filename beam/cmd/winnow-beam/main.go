@@ -3,7 +3,7 @@
 // those of winnow run (--dedup) on the same files.
 //
 //	winnow-beam --inputs MANIFEST --output DIR [--dedup [--method minhash|simhash] [--k 3]]
-//	    [--gzip] [--shards N]
+//	    [--rules FILE|DIR] [--templates DIR] [--gzip] [--shards N]
 //	    [--runner prism|flink|spark|dataflow|universal] [--endpoint HOST:PORT]
 //	    [--environment_type DOCKER|LOOPBACK|PROCESS] [Beam's other flags]
 //
@@ -27,6 +27,7 @@ import (
 	"github.com/winnow-go/winnow/beam/winnowbeam"
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/pipeline"
+	"github.com/winnow-go/winnow/xpathrules"
 )
 
 var (
@@ -39,6 +40,9 @@ var (
 	singlePage = flag.Bool("single-page", false, "no site templates: extract every page on its own")
 	markdown   = flag.Bool("markdown", false, "add the markdown field")
 	threshold  = flag.Float64("threshold", pipeline.DefaultDedupOptions().Threshold, "with --dedup: verified Jaccard similarity that makes a duplicate")
+	rules      = flag.String("rules", "", "per-site XPath/CSS rules, as winnow run --rules: a YAML or FiveFilters file, or a folder of them (read here, sent to the workers)")
+	templates  = flag.String("templates", "", "folder of saved site templates, as winnow run --templates (local to the workers, gs://, s3://): load them, relearn those that no longer fit, save new ones")
+	render     = flag.Bool("render", false, "refused: the layout pass (winnow run --render) is local-only")
 	method     = flag.String("method", pipeline.DefaultDedupOptions().Method.String(), "with --dedup: candidate search, minhash or simhash")
 	k          = flag.Int("k", pipeline.DefaultDedupOptions().K, "with --dedup --method simhash: Hamming distance of candidates (0-8)")
 )
@@ -69,8 +73,18 @@ func run(ctx context.Context) error {
 	if *inputs == "" || *output == "" {
 		return usageError{errors.New("--inputs MANIFEST and --output DIR are required")}
 	}
+	if *render {
+		return usageError{errors.New("--render: the layout pass renders pages in a local headless Chromium and is local-only; run winnow run --render on one machine")}
+	}
 	set := winnowbeam.Settings{SamplesPerGroup: *samples, SinglePage: *singlePage, Markdown: *markdown,
-		Shards: *shards, Gzip: *gzipFlag}
+		Shards: *shards, Gzip: *gzipFlag, TemplatesDir: *templates}
+	if *rules != "" {
+		files, err := xpathrules.ReadFiles(*rules)
+		if err != nil {
+			return usageError{fmt.Errorf("rules %s: %w", *rules, err)}
+		}
+		set.Rules = files
+	}
 	if *dedupFlag {
 		d := pipeline.DefaultDedupOptions()
 		var err error
