@@ -289,7 +289,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 			}
 		}
 	case atom.A:
-		if hasWord(strings.ToLower(attr(n, "rel")), "tag") && len(c.relTags) < maxValues {
+		if rel := attr(n, "rel"); rel != "" && hasWord(strings.ToLower(rel), "tag") && len(c.relTags) < maxValues {
 			if t := text(n); t != "" && len(t) < maxLine {
 				c.relTags = append(c.relTags, t)
 			}

@@ -83,7 +83,10 @@ var (
 
 // decodeLD decodes every JSON value of one script, repairing what it can.
 func decodeLD(t string) ([]any, error) {
-	t = strings.TrimSpace(ldWrapper.Replace(t))
+	if strings.Contains(t, "<!") || strings.Contains(t, "-->") || strings.Contains(t, "]]>") {
+		t = ldWrapper.Replace(t) // the replacer reads every byte even when it has nothing to do
+	}
+	t = strings.TrimSpace(t)
 	vals, err := decodeAll(t)
 	if err == nil {
 		return vals, nil

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
@@ -151,6 +152,7 @@ const metadataText = 4 << 10
 // readMetadata is the metadata stage.
 func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 	var sb strings.Builder
+	sb.Grow(metadataText)
 	for _, b := range p.ContentBlocks() {
 		if sb.Len() >= metadataText {
 			break
@@ -158,7 +160,16 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 		if sb.Len() > 0 {
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(b.Text)
+		t := b.Text
+		if room := metadataText - sb.Len(); len(t) > room {
+			// A long first block is cut, at a character's start: the
+			// language and the date are read from the text's opening.
+			for room > 0 && !utf8.RuneStart(t[room]) {
+				room--
+			}
+			t = t[:room]
+		}
+		sb.WriteString(t)
 	}
 	mo := s.Metadata
 	if mo.Identify == nil && !s.NoLangID {
