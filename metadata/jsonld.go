@@ -110,6 +110,10 @@ func decodeLD(t string) ([]any, error) {
 // decodeAll decodes the values one after another; it returns those read
 // before an error.
 func decodeAll(t string) ([]any, error) {
+	var one any
+	if json.Unmarshal([]byte(t), &one) == nil { // the usual script: one value, read without a decoder's buffering
+		return []any{one}, nil
+	}
 	dec := json.NewDecoder(strings.NewReader(t))
 	var out []any
 	for {
