@@ -267,7 +267,9 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		return false
 	case atom.H1:
 		if len(c.heads) < maxHeads && !inComments {
-			if t := strings.TrimSpace(strings.TrimRight(text(n), "¶")); t != "" {
+			f := folder{max: maxTotal, runOn: true}
+			f.walk(n)
+			if t := strings.TrimSpace(strings.TrimRight(f.sb.String(), "¶")); t != "" {
 				// Documentation generators end a heading with its
 				// permalink, a pilcrow (Sphinx, MkDocs).
 				c.heads = append(c.heads, &heading{text: t, pos: c.pos})
@@ -623,13 +625,20 @@ func inlineOnly(n *html.Node) bool {
 		if ch.Type != html.ElementNode {
 			continue
 		}
-		switch ch.DataAtom {
-		case atom.A, atom.Span, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.Time, atom.Abbr, atom.Br, atom.Img, atom.Font, atom.U:
-		default:
+		if ch.DataAtom != atom.Br && !inline(ch.DataAtom) {
 			return false
 		}
 	}
 	return true
+}
+
+// inline says whether an element of this kind runs on in its line.
+func inline(a atom.Atom) bool {
+	switch a {
+	case atom.A, atom.Span, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.Time, atom.Abbr, atom.Img, atom.Font, atom.U:
+		return true
+	}
+	return false
 }
 
 // itemValue is the value of a microdata property element.
@@ -759,6 +768,10 @@ type folder struct {
 	sb    strings.Builder
 	space bool // white space stands between the text written and the next
 	max   int
+	// runOn joins the texts of inline elements as a browser shows them
+	// ("C<b>ycle</b>" is "Cycle"); without it every text node stands
+	// apart.
+	runOn bool
 }
 
 // walk writes the text below n, a space between text nodes, scripts,
@@ -768,14 +781,17 @@ func (f *folder) walk(n *html.Node) bool {
 		switch ch.Type {
 		case html.TextNode:
 			f.write(ch.Data)
-			f.space = true
+			f.space = f.space || !f.runOn
 		case html.ElementNode:
 			if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style || ch.DataAtom == atom.Button {
 				continue
 			}
+			apart := !f.runOn || !inline(ch.DataAtom)
+			f.space = f.space || apart
 			if !f.walk(ch) {
 				return false
 			}
+			f.space = f.space || apart
 		}
 		if f.sb.Len() > f.max {
 			return false

@@ -164,6 +164,10 @@ func TestTitle(t *testing.T) {
 		{"no-break spaces around a separator", "<html><head><meta property=\"og:title\" content=\"Access overview for teams \u00a0|\u00a0 Accounts \u00a0|\u00a0 Cloud Docs\"></head><body></body></html>", "Access overview for teams"},
 		{"a button in the heading", `<html><head><title>ferry - Rust</title></head>
 <body><h1>Crate ferry<button>Copy item path</button></h1></body></html>`, "Crate ferry"},
+		{"a word split by inline markup", `<html><head><title>Tide Tables</title></head>
+<body><h1><span class="drop">T</span>ide <em>Tables</em></h1></body></html>`, "Tide Tables"},
+		{"block elements in the heading", `<html><head><title>Harbour Tides</title></head>
+<body><h1><div>Harbour</div><div>Tides</div></h1></body></html>`, "Harbour Tides"},
 		{"a thread, its board and the forum", `<html><head><title>Cron job does not start / Newbie Corner / Arch Linux Forums</title></head>
 <body><p>Cron job does not start</p></body></html>`, "Cron job does not start"},
 	} {
