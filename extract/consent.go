@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // ReasonConsent (boilerplate) marks the text of a cookie or consent
@@ -84,14 +85,66 @@ func inConsentBox(n *html.Node) bool {
 	return false
 }
 
-// dropConsentNotices labels the consent notices among the blocks no
-// stage labelled yet, before the region is grown, so that a notice
-// never outweighs the content.
+// dropConsentNotices labels the consent notices and the dialogs among
+// the blocks no stage labelled yet, before the region is grown, so that
+// neither outweighs the content.
 func dropConsentNotices(p *Page) {
+	total := 0
 	for _, b := range p.Blocks {
-		if b.Label == Unknown && consentNotice(b) {
-			b.Label = Boilerplate
-			b.Vote(StageDensity, ReasonConsent, -1)
+		total += b.Words
+	}
+	dialogs := map[*html.Node]int{} // words per dialog element
+	dialogOf := func(n *html.Node) *html.Node {
+		for ; n != nil; n = n.Parent {
+			if isDialog(n) {
+				return n
+			}
+		}
+		return nil
+	}
+	for _, b := range p.Blocks {
+		if d := dialogOf(b.Node); d != nil {
+			dialogs[d] += b.Words
 		}
 	}
+	for _, b := range p.Blocks {
+		if b.Label != Unknown {
+			continue
+		}
+		if consentNotice(b) {
+			b.Label = Boilerplate
+			b.Vote(StageDensity, ReasonConsent, -1)
+			continue
+		}
+		if len(dialogs) == 0 {
+			continue
+		}
+		if d := dialogOf(b.Node); d != nil && 2*dialogs[d] < total {
+			b.Label = Boilerplate
+			b.Vote(StageDensity, ReasonDialog, -1)
+		}
+	}
+}
+
+// ReasonDialog (boilerplate) marks a block in a dialog (role dialog or
+// alertdialog, aria-modal, a <dialog> element) that holds less than half
+// of the page's words: "Add items to your cart?", sign-in and
+// store-choice boxes that scripts open over the page. A page that is
+// mostly one dialog keeps it.
+const ReasonDialog = "dialog"
+
+// isDialog reports whether n is a dialog (ReasonDialog).
+func isDialog(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	if n.DataAtom == atom.Dialog {
+		return true
+	}
+	for _, a := range n.Attr {
+		if a.Key == "role" && (a.Val == "dialog" || a.Val == "alertdialog") || a.Key == "aria-modal" && a.Val == "true" {
+			return true
+		}
+	}
+	return false
 }

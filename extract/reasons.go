@@ -28,7 +28,7 @@ package extract
 //     [ReasonAuthor], [ReasonSpecList]; on pages of many items, the main
 //     column: [ReasonMainColumn], [ReasonShortItems];
 //   - customers' reviews on a product page: [ReasonReviews];
-//   - cookie and consent banners: [ReasonConsent].
+//   - cookie and consent banners: [ReasonConsent]; dialogs: [ReasonDialog].
 const (
 	// ReasonStopper (boilerplate) marks a short block, in the region, that
 	// is the title of a boilerplate section: "Related articles",
@@ -276,4 +276,5 @@ var reasonLegend = map[string]string{
 	ReasonMainColumn:     "a page of many items or sections: the main column outside page chrome is kept",
 	ReasonReviews:        "on a product page, under an element named for reviews or testimonials",
 	ReasonConsent:        "a cookie or consent notice in a dialog or banner",
+	ReasonDialog:         "in a dialog (role dialog, aria-modal, <dialog>) that holds less than half of the page",
 }

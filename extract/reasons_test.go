@@ -18,6 +18,7 @@ var densityReasons = []string{
 	ReasonLinkDensity, ReasonCaption, ReasonForm, ReasonFragment, ReasonLabel,
 	ReasonDate, ReasonCredit, ReasonTeaser, ReasonLink, ReasonInRegion,
 	ReasonShortEdge, ReasonTail, ReasonShortItems, ReasonReviews, ReasonConsent,
+	ReasonDialog,
 }
 
 // contentReasons are the reasons that keep a block; all others drop it.
