@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -16,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/klauspost/compress/gzip"
 
@@ -426,4 +429,66 @@ func TestTemplatesDir(t *testing.T) {
 	if slices.Equal(want, reference(t, paths, Settings{})) {
 		t.Error("the saved templates made no difference: the test does not show they were loaded")
 	}
+}
+
+// TestMemfs reads the manifest and the shared WARCs through Beam's
+// filesystem registry (memfs://, as gs:// and s3:// would be), keeps the
+// templates and writes the shards there too: the records are those of
+// the same files read locally, but for the path each names in its source.
+func TestMemfs(t *testing.T) {
+	paths := sharedWARCs(t)
+	ctx := context.Background()
+	root := fmt.Sprintf("memfs://winnowbeam-%d/", os.Getpid())
+	var mem []string
+	for i, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%swarc/%02d-%s", root, i, filepath.Base(p))
+		memfs.Write(name, b)
+		mem = append(mem, name)
+	}
+	memfs.Write(root+"manifest.txt", []byte("# the shared WARCs\n"+strings.Join(mem, "\n")+"\n"))
+	got, err := ReadManifestFile(ctx, root+"manifest.txt")
+	if err != nil || !slices.Equal(got, mem) {
+		t.Fatalf("manifest read back as %q, %v", got, err)
+	}
+	set := withDedup(Settings{Shards: 3, Gzip: true})
+	local := runJob(t, paths, set, "")
+	set.TemplatesDir = root + "templates"
+	out := root + "out"
+	runJob(t, mem, set, out)
+	fs, err := filesystem.New(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	dir := t.TempDir()
+	shards, err := fs.List(ctx, out+"/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range shards {
+		b, err := filesystem.Read(ctx, fs, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o644)
+	}
+	templates, err := fs.List(ctx, set.TemplatesDir+"/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shards) != 3 || len(templates) == 0 {
+		t.Fatalf("memfs holds the files %q (want 3 shards) and templates %q", shards, templates)
+	}
+	want := shardLines(t, local)
+	for i := range want {
+		for j, p := range paths {
+			want[i] = strings.Replace(want[i], `"source":"`+p+`@`, `"source":"`+mem[j]+`@`, 1)
+		}
+	}
+	slices.Sort(want)
+	sameRecords(t, want, shardLines(t, dir))
 }

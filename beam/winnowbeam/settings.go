@@ -1,10 +1,13 @@
 package winnowbeam
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/infholder"
@@ -104,6 +107,23 @@ func (s Settings) options() (pipeline.Options, error) {
 // starting with # ignored, each path kept exactly as written (records
 // name it in their source), as winnow run --paths-from reads it.
 func ReadManifest(r io.Reader) ([]string, error) { return pipeline.ReadPaths(r) }
+
+// ReadManifestFile reads the manifest at path through Beam's
+// filesystems: a local file, or gs://, s3://, memfs:// when the
+// program imports those filesystems' packages.
+func ReadManifestFile(ctx context.Context, path string) ([]string, error) {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("winnowbeam: manifest %s: %w", path, err)
+	}
+	defer fs.Close()
+	r, err := fs.OpenRead(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("winnowbeam: manifest %s: %w", path, err)
+	}
+	defer r.Close()
+	return ReadManifest(r)
+}
 
 // conf carries Settings to the workers inside a transform, as JSON (a
 // transform's fields must be plain values).

@@ -20,7 +20,11 @@ import (
 	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	// The filesystems that manifests, WARC paths, --templates and
+	// --output may name: gs://, s3://, local files, memfs:// (in-process).
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
@@ -31,7 +35,7 @@ import (
 )
 
 var (
-	inputs     = flag.String("inputs", "", "manifest: a file of WARC paths, one a line (local, gs://, s3://)")
+	inputs     = flag.String("inputs", "", "manifest: a file of WARC paths, one a line (the manifest and the paths local, gs://, s3://)")
 	output     = flag.String("output", "", "folder receiving records-*.jsonl shards")
 	dedupFlag  = flag.Bool("dedup", false, "mark near-duplicates as winnow run --dedup does")
 	gzipFlag   = flag.Bool("gzip", false, "gzip the shards (records-*.jsonl.gz)")
@@ -102,12 +106,7 @@ func run(ctx context.Context) error {
 	if err := set.Validate(); err != nil {
 		return usageError{err}
 	}
-	f, err := os.Open(*inputs)
-	if err != nil {
-		return err
-	}
-	paths, err := winnowbeam.ReadManifest(f)
-	f.Close()
+	paths, err := winnowbeam.ReadManifestFile(ctx, *inputs)
 	if err != nil {
 		return err
 	}
