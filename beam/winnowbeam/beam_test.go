@@ -68,6 +68,12 @@ func dirExists(d string) bool {
 
 // runJob runs a job over paths and returns the output folder.
 func runJob(t testing.TB, paths []string, set Settings, out string) string {
+	out, _ = runJobCounters(t, paths, set, out)
+	return out
+}
+
+// runJobCounters is runJob that also returns the job's winnow counters.
+func runJobCounters(t testing.TB, paths []string, set Settings, out string) (string, map[string]int64) {
 	t.Helper()
 	if out == "" {
 		out = t.TempDir()
@@ -76,10 +82,17 @@ func runJob(t testing.TB, paths []string, set Settings, out string) string {
 	if err := Build(s, paths, out, set); err != nil {
 		t.Fatal(err)
 	}
-	if err := ptest.Run(p); err != nil {
+	res, err := ptest.RunWithMetrics(p)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	counters := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "winnow" {
+			counters[c.Name()] += c.Result()
+		}
+	}
+	return out, counters
 }
 
 // shardLines reads every shard of an output folder: its lines, sorted.
@@ -242,8 +255,16 @@ func TestGenerated(t *testing.T) {
 	paths := generate(t, 5000, 10)
 	set := withDedup(Settings{Shards: 4})
 	want := reference(t, paths, set)
-	got := shardLines(t, runJob(t, paths, set, ""))
+	out, counters := runJobCounters(t, paths, set, "")
+	got := shardLines(t, out)
 	sameRecords(t, want, got)
+	for _, stage := range []string{stageTemplates, stageDedup, stageRecords} {
+		t.Logf("shuffle %s: %.1f bytes a page", stage, float64(counters["shuffle."+stage+".bytes"])/float64(len(got)))
+	}
+	t.Logf("components: %d rounds, %d residual links", counters["components.rounds"], counters["components.residual"])
+	if counters["components.rounds"] != int64(componentRounds(len(paths))) {
+		t.Errorf("counters %v: want components.rounds %d", counters, componentRounds(len(paths)))
+	}
 	groups, clusters := map[string]bool{}, map[string]bool{}
 	for _, l := range got {
 		var r struct{ Group, Cluster string }
@@ -491,4 +512,24 @@ func TestMemfs(t *testing.T) {
 	}
 	slices.Sort(want)
 	sameRecords(t, want, shardLines(t, dir))
+}
+
+// TestComponentRounds stops the large-star/small-star rounds early: the
+// links left between records named differently are joined on one
+// worker, and the records are the same.
+func TestComponentRounds(t *testing.T) {
+	paths := generate(t, 1500, 3)
+	set := withDedup(Settings{Shards: 3})
+	want := reference(t, paths, set)
+	for _, rounds := range []int{1, 2} {
+		t.Run(strconv.Itoa(rounds), func(t *testing.T) {
+			set.ComponentRounds = rounds
+			out, counters := runJobCounters(t, paths, set, "")
+			sameRecords(t, want, shardLines(t, out))
+			t.Logf("%d rounds: %d residual links", counters["components.rounds"], counters["components.residual"])
+			if counters["components.rounds"] != int64(rounds) {
+				t.Errorf("counters %v: want components.rounds %d", counters, rounds)
+			}
+		})
+	}
 }

@@ -30,7 +30,9 @@
 //     (pipeline.CandidateKeyer: MinHash LSH band keys, or the leading
 //     bits of each of SimHash's permuted tables with the fingerprint)
 //     are shuffled; records sharing a key are linked (with SimHash, when
-//     within K bits), and the linked components found; each output shard gets
+//     within K bits), and the linked components found by alternating
+//     large-star and small-star rounds over the links (Kiveris et al.,
+//     SoCC 2014; see components.go), spread over the workers; each output shard gets
 //     whole components, and near-duplicate detection runs on the shard
 //     (pipeline.DedupPart): clustering is decided within a component,
 //     so each record gets the fields winnow run --dedup gives it.

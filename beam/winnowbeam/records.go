@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -232,7 +231,7 @@ func (f *edgesFn) Setup() (err error) {
 	return err
 }
 
-func (f *edgesFn) ProcessElement(ctx context.Context, _ int64, vals func(*[]byte) bool, emit func(int, []byte)) error {
+func (f *edgesFn) ProcessElement(ctx context.Context, _ int64, vals func(*[]byte) bool, emit func(int, int)) error {
 	var all []keyed
 	var v []byte
 	for vals(&v) {
@@ -262,48 +261,8 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int64, vals func(*[]byte
 	}
 	for j := range all {
 		if r := u.find(j); r != j {
-			e := binary.AppendVarint(binary.AppendVarint(nil, int64(all[r].ID)), int64(all[j].ID))
-			shuffled(ctx, stageDedup, len(e)+8)
-			emit(0, e)
+			emit(all[r].ID, all[j].ID)
 		}
-	}
-	return nil
-}
-
-// componentsFn finds the linked components (union-find over every
-// link, on one worker) and names each record's component by its first
-// record.
-func componentsFn(ctx context.Context, _ int, edges func(*[]byte) bool, emit func(int, int)) error {
-	parent := map[int]int{}
-	var find func(int) int
-	find = func(x int) int {
-		p, ok := parent[x]
-		if !ok || p == x {
-			return x
-		}
-		r := find(p)
-		parent[x] = r
-		return r
-	}
-	var e []byte
-	for edges(&e) {
-		d := dec{b: e}
-		a, b := d.int(), d.int()
-		if d.err != nil {
-			return d.err
-		}
-		ra, rb := find(a), find(b)
-		if ra == rb {
-			continue
-		}
-		if rb < ra {
-			ra, rb = rb, ra
-		}
-		parent[ra], parent[rb] = ra, ra
-	}
-	for x := range parent {
-		shuffled(ctx, stageDedup, 16)
-		emit(x, find(x))
 	}
 	return nil
 }

@@ -42,6 +42,18 @@ type Settings struct {
 	// are loaded from it, and those learned anew saved to it, through
 	// Beam's filesystems (a local folder the workers share, gs://, s3://).
 	TemplatesDir string `json:",omitempty"`
+	// ComponentRounds is the number of large-star/small-star rounds that
+	// find the near-duplicate components; 0 chooses it from the number
+	// of files (log2 of the records expected). Fewer rounds leave more
+	// links to join on one worker; the records do not depend on it.
+	ComponentRounds int `json:",omitempty"`
+}
+
+func (s Settings) componentRounds(files int) int {
+	if s.ComponentRounds > 0 {
+		return s.ComponentRounds
+	}
+	return componentRounds(files)
 }
 
 // DefaultShards is Settings.Shards when it is zero.
