@@ -60,35 +60,27 @@ func consentNotice(b *Block) bool {
 	return found && inConsentBox(b.Node)
 }
 
-// inConsentBox reports whether n sits in a dialog or an element named as
-// a banner, notice or consent box (consentParts).
+// inConsentBox reports whether n sits in a dialog (isDialog) or an
+// element named as a banner, notice or consent box (consentParts).
 func inConsentBox(n *html.Node) bool {
 	var buf [16]string
 	for ; n != nil; n = n.Parent {
+		if isDialog(n) {
+			return true
+		}
 		for _, a := range n.Attr {
-			switch a.Key {
-			case "role":
-				if a.Val == "dialog" || a.Val == "alertdialog" {
-					return true
-				}
-			case "aria-modal":
-				if a.Val == "true" {
-					return true
-				}
-			case "class", "id":
-				if prefixIn(nameTokens(a.Val, buf[:0]), consentParts) != "" {
-					return true
-				}
+			if (a.Key == "class" || a.Key == "id") && prefixIn(nameTokens(a.Val, buf[:0]), consentParts) != "" {
+				return true
 			}
 		}
 	}
 	return false
 }
 
-// dropConsentNotices labels the consent notices and the dialogs among
+// dropOverlays labels the consent notices and the dialogs among
 // the blocks no stage labelled yet, before the region is grown, so that
 // neither outweighs the content.
-func dropConsentNotices(p *Page) {
+func dropOverlays(p *Page) {
 	total := 0
 	for _, b := range p.Blocks {
 		total += b.Words

@@ -196,7 +196,7 @@ func classifyDensity(p *Page) {
 		return
 	}
 	overruleNames(p)
-	dropConsentNotices(p)
+	dropOverlays(p)
 	c := newClassifier(p)
 	region := c.region()
 	titleIdx := c.titleBlock(region)

@@ -21,7 +21,8 @@ const maxRecordBlocks = 12
 // record mining does (MDR: Liu, Grossman and Zhai, KDD 2003; DEPTA: Zhai
 // and Liu, WWW 2005): under one parent, at least minRecords sibling
 // elements alike in shape (the same tag and class, or without a class
-// the same sequence of child tags), each holding text and a link. A
+// the same tags two levels down; see shape), each holding text and a
+// link and at most maxRecordBlocks blocks. A
 // listing's cards, a shop's grid of items and a table's rows are
 // records; an article's paragraphs are not (they hold no link each), nor
 // its single body. It returns a test of whether a node lies in a record.
@@ -48,18 +49,6 @@ func (c *classifier) recordItems() func(*html.Node) bool {
 		}
 	}
 	return underAny(func(n *html.Node) bool { return in[n] })
-}
-
-// linkLine reports whether a block of n's subtree (its blocks span sp)
-// is mostly link text: a card's headline, name or "read more". A run of
-// paragraphs with a link in a sentence is no record.
-func (c *classifier) linkLine(n *html.Node, sp [2]int) bool {
-	for _, b := range c.page.Blocks[sp[0] : sp[1]+1] {
-		if b.Words > 0 && 2*b.LinkWords >= b.Words && isAncestor(n, b.Node) {
-			return true
-		}
-	}
-	return false
 }
 
 // shape is what alike siblings share: the tag and class, or without a
