@@ -122,10 +122,14 @@ func dropOverlays(p *Page) {
 // alertdialog, aria-modal, a <dialog> element) that holds less than half
 // of the page's words: "Add items to your cart?", sign-in and
 // store-choice boxes that scripts open over the page. A page that is
-// mostly one dialog keeps it.
+// mostly one dialog keeps it. A role=dialog that says aria-modal="false"
+// is a panel beside the page, not a box over it: shops show a product's
+// description and delivery terms in such drawers.
 const ReasonDialog = "dialog"
 
-// isDialog reports whether n is a dialog (ReasonDialog).
+// isDialog reports whether n is a dialog (ReasonDialog): a <dialog>, an
+// element with aria-modal="true", or a role dialog or alertdialog that
+// does not say aria-modal="false".
 func isDialog(n *html.Node) bool {
 	if n.Type != html.ElementNode {
 		return false
@@ -133,10 +137,14 @@ func isDialog(n *html.Node) bool {
 	if n.DataAtom == atom.Dialog {
 		return true
 	}
+	role, modal := false, ""
 	for _, a := range n.Attr {
-		if a.Key == "role" && (a.Val == "dialog" || a.Val == "alertdialog") || a.Key == "aria-modal" && a.Val == "true" {
-			return true
+		switch a.Key {
+		case "role":
+			role = a.Val == "dialog" || a.Val == "alertdialog"
+		case "aria-modal":
+			modal = a.Val
 		}
 	}
-	return false
+	return modal == "true" || role && modal != "false"
 }
