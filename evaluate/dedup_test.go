@@ -81,4 +81,13 @@ func TestCloughStevensonEval(t *testing.T) {
 	if s.Classes["cut"] < 17.0/19-1e-9 || s.Classes["non"] != 0 {
 		t.Errorf("cut found %.3f, non found %.3f", s.Classes["cut"], s.Classes["non"])
 	}
+	// At containment 0.5 the bands alone found 8 of 19 cut answers; the
+	// sampled-shingle candidates find 12.
+	strict, err := ScoreCloughStevenson(docs, norm, []DedupMethod{{Name: "minhash", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: 0.5, Measure: dedup.MeasureContainment}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := strict["minhash"]; s.Classes["cut"] < 12.0/19-1e-9 || s.Classes["non"] != 0 {
+		t.Errorf("containment 0.5: cut found %.3f (want >= 12/19), non found %.3f", s.Classes["cut"], s.Classes["non"])
+	}
 }

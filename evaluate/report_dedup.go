@@ -31,7 +31,9 @@ const CloughStevensonThreshold = 0.15
 
 // CompareCloughStevenson loads Clough-Stevenson from dataDir and scores
 // MinHash and SimHash (k=8) candidates verified by containment >=
-// CloughStevensonThreshold, and each of SignatureMethods, with
+// CloughStevensonThreshold, MinHash at the stricter containments 0.5 and
+// 0.7 (where the bands of the threshold alone miss reuse that the
+// sampled-shingle candidates find), and each of SignatureMethods, with
 // ScoreCloughStevenson.
 func CompareCloughStevenson(dataDir string) (*DedupReport, error) {
 	norm, err := dedup.NewNormalizer(dedup.Options{})
@@ -48,6 +50,9 @@ func CompareCloughStevenson(dataDir string) (*DedupReport, error) {
 	methods := []DedupMethod{
 		{Name: "minhash", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: t, Measure: dedup.MeasureContainment}},
 		{Name: "simhash-k8", Config: dedup.Config{Method: dedup.MethodSimHash, K: 8, Threshold: t, Measure: dedup.MeasureContainment}},
+	}
+	for _, c := range []float64{0.5, 0.7} {
+		methods = append(methods, DedupMethod{Name: fmt.Sprintf("minhash-c%.1f", c), Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: c, Measure: dedup.MeasureContainment}})
 	}
 	scores, err := ScoreCloughStevenson(docs, norm, methods)
 	if err != nil {

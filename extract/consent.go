@@ -43,21 +43,16 @@ var consentWords = []string{
 // consentNotice reports whether a block's text is a cookie or consent
 // notice (ReasonConsent).
 func consentNotice(b *Block) bool {
-	if b.Words == 0 || b.Words > consentMaxWords || b.punct == 0 {
+	if b.Words == 0 || b.Words > consentMaxWords || b.punct == 0 || !containsFold(b.Text, "cookie") {
 		return false
 	}
 	t := strings.ToLower(b.Text)
-	if !strings.Contains(t, "cookie") {
-		return false
-	}
-	found := false
 	for _, w := range consentWords {
 		if strings.Contains(t, w) {
-			found = true
-			break
+			return inConsentBox(b.Node)
 		}
 	}
-	return found && inConsentBox(b.Node)
+	return false
 }
 
 // inConsentBox reports whether n sits in a dialog (isDialog) or an
@@ -82,36 +77,27 @@ func inConsentBox(n *html.Node) bool {
 // neither outweighs the content.
 func dropOverlays(p *Page) {
 	total := 0
-	for _, b := range p.Blocks {
+	words := map[*html.Node]int{}               // words per dialog element
+	dialog := make([]*html.Node, len(p.Blocks)) // each block's nearest dialog
+	for i, b := range p.Blocks {
 		total += b.Words
-	}
-	dialogs := map[*html.Node]int{} // words per dialog element
-	dialogOf := func(n *html.Node) *html.Node {
-		for ; n != nil; n = n.Parent {
+		for n := b.Node; n != nil; n = n.Parent {
 			if isDialog(n) {
-				return n
+				dialog[i] = n
+				words[n] += b.Words
+				break
 			}
 		}
-		return nil
 	}
-	for _, b := range p.Blocks {
-		if d := dialogOf(b.Node); d != nil {
-			dialogs[d] += b.Words
-		}
-	}
-	for _, b := range p.Blocks {
+	for i, b := range p.Blocks {
 		if b.Label != Unknown {
 			continue
 		}
-		if consentNotice(b) {
+		switch d := dialog[i]; {
+		case consentNotice(b):
 			b.Label = Boilerplate
 			b.Vote(StageDensity, ReasonConsent, -1)
-			continue
-		}
-		if len(dialogs) == 0 {
-			continue
-		}
-		if d := dialogOf(b.Node); d != nil && 2*dialogs[d] < total {
+		case d != nil && 2*words[d] < total:
 			b.Label = Boilerplate
 			b.Vote(StageDensity, ReasonDialog, -1)
 		}
