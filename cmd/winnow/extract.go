@@ -32,6 +32,7 @@ type extractFlags struct {
 	render       bool
 	renderJS     bool
 	chromium     string
+	url          string
 }
 
 func newExtractCmd() *cobra.Command {
@@ -48,7 +49,8 @@ each block by its label, with the reason that decided it in the margin,
 a legend of the reasons, and every reason on hover).`,
 		Example: `  winnow extract page.html
   winnow extract https://example.org/ --format markdown
-  winnow extract page.html.gz --format html > debug.html`,
+  winnow extract page.html.gz --format html > debug.html
+  winnow extract saved.html --url https://example.org/blog/ --format json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExtract(cmd.Context(), cmd.OutOrStdout(), args[0], f)
@@ -63,6 +65,7 @@ a legend of the reasons, and every reason on hover).`,
 	fl.BoolVar(&f.renderJS, "render-js", false, "with --render: run the page's scripts")
 	fl.StringVar(&f.chromium, "chromium", "", "with --render: the Chromium binary (default: $WINNOW_CHROMIUM, else chromium on PATH)")
 	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them")
+	fl.StringVar(&f.url, "url", "", "the page's address when it is read from a file or standard input: links resolve against it, and the page type and site rules see it")
 	fl.StringVar(&f.site, "site", "", "learn the site template from this folder or WARC and mark its blocks (orange in --format html)")
 	return cmd
 }
@@ -80,6 +83,14 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	}
 	if err := errors.Join(atLeast("max-page-bytes", f.maxPageBytes, 1), atLeast("timeout", f.timeout, time.Millisecond)); err != nil {
 		return err
+	}
+	if f.url != "" {
+		if isURL(arg) {
+			return usagef("--url names the address of a file or of standard input; %s is fetched from its own", arg)
+		}
+		if !isURL(f.url) {
+			return usagef("--url %q: want an absolute http or https URL", f.url)
+		}
 	}
 	rules, err := loadRules(f.rules)
 	if err != nil {
@@ -144,6 +155,9 @@ func readPage(ctx context.Context, arg string, f extractFlags) (pipeline.Input, 
 	}
 	if err != nil {
 		return in, err
+	}
+	if f.url != "" && in.URL == "" {
+		in.URL = f.url
 	}
 	if wrapped, body := extract.StripTextWrapper(in.Body); wrapped != "" {
 		in.Body = body

@@ -62,6 +62,21 @@ func TestExtractFormats(t *testing.T) {
 	}
 }
 
+// TestExtractFileURL checks that --url gives a file its address in the
+// record.
+func TestExtractFileURL(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "p.html")
+	os.WriteFile(page, []byte(`<html><head><title>Harbour</title></head><body><article><h1>Harbour</h1>`+
+		strings.Repeat(`<p>The ferry runs all winter, and the timetable says when, for every day of the week.</p>`, 4)+
+		`</article></body></html>`), 0o644)
+	js, code := run(t, "extract", page, "--url", "https://example.org/news/", "--format", "json")
+	var rec struct{ URL string }
+	if err := json.Unmarshal([]byte(js), &rec); code != 0 || err != nil || rec.URL != "https://example.org/news/" {
+		t.Errorf("code %d: record url %q (%v), want the --url", code, rec.URL, err)
+	}
+}
+
 func TestExtractBadInput(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.html")
@@ -81,6 +96,8 @@ func TestExtractBadInput(t *testing.T) {
 		{"no argument", []string{"extract"}, 2},
 		{"unreachable host", []string{"extract", "--timeout", "2s", "http://127.0.0.1:1/"}, 1},
 		{"unknown dataset", []string{"eval", "extract", "nosuchset"}, 2},
+		{"relative --url", []string{"extract", "--url", "example.org/a", "../../fixtures/pages/news-en.html"}, 2},
+		{"--url with a URL", []string{"extract", "--url", "https://example.org/a", "http://127.0.0.1:1/"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, code := run(t, tc.args...); code != tc.code {
