@@ -87,16 +87,15 @@ func (c *classifier) keepMainColumn() {
 		if b.Kind == Title || b.Words == 0 {
 			continue
 		}
-		inChrome := b.hint < 0 || chrome(b.Node)
+		if b.hint < 0 || chrome(b.Node) {
+			continue
+		}
 		if b.Label == Content {
 			kept += b.Words
-			if b.punct > 0 && !inChrome {
+			if b.punct > 0 {
 				running += b.Words
 				runs = append(runs, b)
 			}
-		}
-		if inChrome {
-			continue
 		}
 		switch {
 		case b.Label == Content:
@@ -112,11 +111,15 @@ func (c *classifier) keepMainColumn() {
 	// column its teasers and end matter, unless the model is sure of a
 	// service page, whose sections are each some running text, or the
 	// running text lies mostly in the records of a repeated structure (a
-	// listing's card summaries; see recordsHold). Running text in page
-	// chrome does not count: a footer's copyright paragraph that outweighed
-	// a listing's discounted teasers is no article (wcxb-dev-even listing
-	// 0.638 -> 0.663, collection 0.626 -> 0.644, no other page changed).
-	article := running >= minArticleWords && !(sureItems[p.Type] && p.TypeConfidence >= sureItemsProb) &&
+	// listing's card summaries; see recordsHold), or is a short
+	// introduction under the page's name (introUnderName). Text kept in
+	// page chrome counts neither as kept nor as running: a footer's
+	// copyright paragraph that outweighed a listing's discounted teasers
+	// is no article (wcxb-dev-even listing 0.638 -> 0.663, collection
+	// 0.626 -> 0.644 with running text only, 0.658 -> 0.669 with kept
+	// text too; no other set changed).
+	intro := c.introUnderName(runs, running)
+	article := running >= minArticleWords && !intro && !(sureItems[p.Type] && p.TypeConfidence >= sureItemsProb) &&
 		(p.Type == TypeService || !c.recordsHold(runs, running))
 	if len(candidates) == 0 || article || float64(kept) >= mainColumnShare*float64(column) {
 		return
@@ -126,6 +129,52 @@ func (c *classifier) keepMainColumn() {
 		b.Vote(StageDensity, ReasonMainColumn, 1)
 	}
 }
+
+// introUnderName reports whether the running text is an introduction
+// under a name rather than a story under a headline: at most two running
+// blocks, under introWords words, that follow the page's heading with no
+// heading between, where the heading (the title block, or without one
+// the first <h1> whose parent or grandparent also holds the text, not a
+// site name in a top bar) has at most four words. A category page's
+// region is often its introduction: its cards are discounted as
+// teasers.
+func (c *classifier) introUnderName(runs []*Block, words int) bool {
+	if len(runs) == 0 || len(runs) > 2 || words >= introWords {
+		return false
+	}
+	blocks := c.page.Blocks
+	head := c.title
+	if head < 0 {
+		for i, b := range blocks {
+			if b.Node.DataAtom != atom.H1 || b.Words == 0 {
+				continue
+			}
+			up := b.Node.Parent
+			if up != nil && !isAncestor(up, runs[0].Node) {
+				up = up.Parent
+			}
+			if up != nil && isAncestor(up, runs[0].Node) {
+				head = i
+			}
+			break
+		}
+	}
+	if head < 0 || blocks[head].Words > 4 {
+		return false
+	}
+	for _, b := range blocks[head+1:] {
+		if b == runs[0] {
+			return true
+		}
+		if b.Kind == Heading && b.Words > 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// introWords bounds the words of an introduction (introUnderName).
+const introWords = 120
 
 // recordsHold reports whether at least half of the words of the running
 // blocks lie in records of repeated structures (recordItems). On a

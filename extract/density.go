@@ -187,6 +187,7 @@ type classifier struct {
 	span      map[*html.Node][2]int  // first and last block index in the subtree
 	named     []*html.Node           // elements named as the article body (articleBodyName)
 	weakTitle bool                   // the title block matched the page title only loosely
+	title     int                    // the title block's index, -1 without one
 	inReviews func(*html.Node) bool  // under a review section, on a product page (discountReviews); nil on others
 }
 
@@ -201,6 +202,7 @@ func classifyDensity(p *Page) {
 	region := c.region()
 	titleIdx := c.titleBlock(region)
 	region = c.ownArticle(region, titleIdx)
+	c.title = titleIdx
 	inRegion := c.regionSet(region)
 	cut := c.stopperCuts(inRegion)
 	specs := c.specLists()

@@ -69,3 +69,42 @@ func TestRecordItems(t *testing.T) {
 		}
 	}
 }
+
+// introListing is a shop's category page: a heading, one paragraph of
+// introduction (the density region: the cards' text is discounted as
+// teasers), a grid of item cards and a footer.
+func introListing(heading string) string {
+	intro := strings.Repeat("Pots and planters bring colour and life to a room, and the right one keeps a plant healthy for years. ", 3)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<html><head><title>Shop</title></head><body><nav><a href="/">Home</a> <a href="/pots">Pots</a></nav><main><section><h1>%s</h1><div><p>%s</p></div><ul class="grid">`, heading, intro)
+	for i, t := range []string{"Glazed pot", "Clay pot", "Hanging planter", "Self-watering pot", "Window box", "Terracotta saucer"} {
+		fmt.Fprintf(&b, `<li class="item"><h3><a href="/p/%d">%s</a></h3><p data-card="1">Frost-proof, with a drainage hole, in three sizes.</p><p>$%d.00</p></li>`, i, t, 10+i)
+	}
+	b.WriteString(`</ul></section></main><footer><p>Every price includes tax. Delivery is free on orders over fifty dollars, and returns are accepted within thirty days of delivery for a full refund, except on plants, which are guaranteed for a year instead; the shop is owned and run by the same family since it opened its doors.</p></footer></body></html>`)
+	return b.String()
+}
+
+// TestIntroUnderName checks that a short introduction under a name (a
+// category page) does not make the page an article, while the same
+// paragraph under a headline still does. (Text in page chrome, the other
+// rule of keepMainColumn's article test, is pinned by the wcxb-dev-even
+// listing and collection bars of TestExtractBaseline.)
+func TestIntroUnderName(t *testing.T) {
+	for heading, want := range map[string]bool{"Indoor pots": true, "Council votes to keep the harbour ferry running": false} {
+		p, err := Parse([]byte(introListing(heading)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetType(TypeGuess{Type: TypeListing, Confidence: 0.7})
+		Classify(p)
+		for _, b := range p.Blocks {
+			if attr(b.Node, "data-card") == "" {
+				continue
+			}
+			if kept := b.Label == Content; kept != want {
+				r, _ := densityRule(b)
+				t.Errorf("under %q: card %q label %v (%s), want content %v", heading, b.Text, b.Label, r, want)
+			}
+		}
+	}
+}
