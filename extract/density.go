@@ -378,9 +378,15 @@ func (c *classifier) discountTeasers() {
 			if text > maxTeaserWords || text > 0.5*pageText || c.isTitle(h) {
 				break // a story of its own, most of a small page, or the article under its linked title
 			}
+			trailing := i == sp[1] && before >= 15 // a call to action after the text
 			for j := sp[0]; j <= sp[1]; j++ {
 				if c.w[j] > 0 {
 					c.w[j] = 0
+				}
+				if !blocks[j].teaser {
+					blocks[j].trailed = trailing
+				} else if !trailing {
+					blocks[j].trailed = false
 				}
 				blocks[j].teaser = true
 			}
@@ -870,7 +876,13 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	case b.Kind != Heading && credit(b.Text):
 		b.Label = Boilerplate
 		b.Vote(StageDensity, ReasonCredit, -1)
-	case b.teaser:
+	case b.teaser && !(b.trailed && manyItems[c.page.Type]):
+		// On a page of many sections, text whose only link is a call to
+		// action after it ("Book a consultation", "Get started") is a
+		// section of the page, not a pointer to another: wcxb-dev-even
+		// service 0.779 -> 0.793. On articles such units are bios and
+		// promotions, and stay teasers (the trafilatura set's "without"
+		// snippets).
 		b.Label = Boilerplate
 		b.Vote(StageDensity, ReasonTeaser, -1)
 	case b.inLink && ew < linkWords:

@@ -96,6 +96,7 @@ type Block struct {
 	cjk      int  // CJK characters in Text
 	punct    int  // sentence punctuation in Text
 	teaser   bool // text of a unit headed by a link to another page
+	trailed  bool // a teaser only by a short link after its text (a call to action: "Book a consultation")
 	order    int  // position among blocks
 }
 

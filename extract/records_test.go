@@ -108,3 +108,36 @@ func TestIntroUnderName(t *testing.T) {
 		}
 	}
 }
+
+// TestCallToActionSections checks that on a page of many sections (a
+// service page) a section's text followed by a short call-to-action
+// link stays content, while on an article the same units stay teasers
+// (an author's bio with "more", a membership promotion).
+func TestCallToActionSections(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Event planning</title></head><body><main><h1>Event planning</h1>`)
+	for range 6 {
+		b.WriteString(`<p>We plan conferences, dinners and parties for companies of every size, from the first idea to the last guest leaving. Every event has one planner who answers the phone, knows the venue and stays until the end.</p>`)
+	}
+	for i, h := range []string{"Conferences", "Dinners", "Parties"} {
+		fmt.Fprintf(&b, `<section><h2>%s</h2><div><p data-section="1">Our planners look after the venue, the catering, the speakers and the schedule, so that your team can enjoy the day. We have run events of ten to two thousand guests, indoors and outdoors, in every season of the year.</p><a href="/book/%d">Book a consultation</a></div></section>`, h, i)
+	}
+	b.WriteString(`</main></body></html>`)
+	for typ, want := range map[PageType]bool{TypeService: true, TypeArticle: false} {
+		p, err := Parse([]byte(b.String()), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetType(TypeGuess{Type: typ, Confidence: 0.7})
+		Classify(p)
+		for _, bl := range p.Blocks {
+			if attr(bl.Node, "data-section") == "" {
+				continue
+			}
+			if kept := bl.Label == Content; kept != want {
+				r, _ := densityRule(bl)
+				t.Errorf("%s: section text label %v (%s), want content %v", typ, bl.Label, r, want)
+			}
+		}
+	}
+}
