@@ -130,9 +130,19 @@ func overruleNames(p *Page) {
 			}
 		}
 	}
+	// Alike siblings under one name share its weight: a page's sections
+	// each named for the in-page navigation that targets them.
+	type kin struct {
+		parent *html.Node
+		rule   string
+	}
+	siblings := map[kin]float64{}
+	for e, w := range under {
+		siblings[kin{e.Parent, p.names[e].rule}] += w
+	}
 	var cleared []*html.Node
 	for e, w := range under {
-		if w > overruleShare*total && !commentName(p.names[e].rule) {
+		if w = max(w, siblings[kin{e.Parent, p.names[e].rule}]); w > overruleShare*total && !commentName(p.names[e].rule) {
 			cleared = append(cleared, e)
 		}
 	}

@@ -38,8 +38,10 @@ func TestAuthorLine(t *testing.T) {
 }
 
 // TestOverruleNames: a page whose story sits in a container named like a
-// slideshow keeps the story, since nothing else on the page is text; a
-// comment section keeps its name however long it is.
+// slideshow keeps the story, since nothing else on the page is text, and
+// so does a page whose sections each carry a name of navigation (alike
+// siblings share the weight); a comment section keeps its name however
+// long it is.
 func TestOverruleNames(t *testing.T) {
 	story := strings.Repeat("<p>The new phone is smaller than last year's, and it costs less, which will please many buyers this spring.</p>", 6)
 	comments := strings.Repeat("<p>I bought one last week, and honestly the battery is far better than I expected from such a small phone.</p>", 12)
@@ -48,6 +50,8 @@ func TestOverruleNames(t *testing.T) {
 		keep       bool
 	}{
 		{"slideshow", `<html><body><nav><a href="/">Home</a> <a href="/tech">Tech</a></nav><main><section><h1>The new phone</h1><p>By A. Writer, in Tech.</p><section id="slideshow">` + story + `</section></section></main><footer><a href="/about">About us</a></footer></body></html>`, true},
+		{"sections named for the navigation", `<html><body><nav><a href="/">Home</a> <a href="/tech">Tech</a></nav><main><h1>The new phone</h1><div>` +
+			strings.Repeat(`<div class="spec_section page_navTarget"><h2>Battery</h2>`+story[:len(story)/3]+`</div>`, 4) + `</div></main></body></html>`, true},
 		{"comments", `<html><body><article><h1>Phone</h1><p>Short news: the phone is out, and it is small.</p></article><div class="comments">` + comments + `</div></body></html>`, false},
 	} {
 		p, err := Extract([]byte(c.page), Options{})
