@@ -118,7 +118,12 @@ func (b *Block) textWeight() float64 {
 func overruleNames(p *Page) {
 	total := 0.0
 	under := map[*html.Node]float64{}
-	for _, b := range p.Blocks {
+	headline := -1                        // the first <h1>'s block
+	sectionHeads := map[*html.Node]bool{} // "header"-named elements after it that hold a paragraph
+	for i, b := range p.Blocks {
+		if headline < 0 && b.Node.DataAtom == atom.H1 {
+			headline = i
+		}
 		w := b.textWeight()
 		if w <= 0 {
 			continue
@@ -127,6 +132,9 @@ func overruleNames(p *Page) {
 		if b.hint < 0 {
 			if e := hintedAncestor(p, b.Node); e != nil && p.names[e].hint < 0 {
 				under[e] += w
+				if headline >= 0 && b.Kind == Paragraph && b.punct > 0 && b.effWords() >= sectionHeadWords && strings.HasSuffix(p.names[e].rule, "~header") {
+					sectionHeads[e] = true
+				}
 			}
 		}
 	}
@@ -142,7 +150,7 @@ func overruleNames(p *Page) {
 	}
 	var cleared []*html.Node
 	for e, w := range under {
-		if w = max(w, siblings[kin{e.Parent, p.names[e].rule}]); w > overruleShare*total && !commentName(p.names[e].rule) {
+		if w = max(w, siblings[kin{e.Parent, p.names[e].rule}]); sectionHeads[e] || w > overruleShare*total && !commentName(p.names[e].rule) {
 			cleared = append(cleared, e)
 		}
 	}
@@ -168,6 +176,10 @@ func overruleNames(p *Page) {
 		}
 	}
 }
+
+// sectionHeadWords is the running paragraph that makes an element named
+// "header" below the page's headline a section's head, not the masthead.
+const sectionHeadWords = 30
 
 // overruleShare is the share of a page's running text above which a
 // boilerplate name is overruled.

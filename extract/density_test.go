@@ -40,7 +40,8 @@ func TestAuthorLine(t *testing.T) {
 // TestOverruleNames: a page whose story sits in a container named like a
 // slideshow keeps the story, since nothing else on the page is text, and
 // so does a page whose sections each carry a name of navigation (alike
-// siblings share the weight); a comment section keeps its name however
+// siblings share the weight), or sections after the headline named as
+// headers that hold a paragraph; a comment section keeps its name however
 // long it is.
 func TestOverruleNames(t *testing.T) {
 	story := strings.Repeat("<p>The new phone is smaller than last year's, and it costs less, which will please many buyers this spring.</p>", 6)
@@ -48,17 +49,23 @@ func TestOverruleNames(t *testing.T) {
 	for _, c := range []struct {
 		name, page string
 		keep       bool
+		marker     string // the text that shows the named part kept, when not the story's
 	}{
-		{"slideshow", `<html><body><nav><a href="/">Home</a> <a href="/tech">Tech</a></nav><main><section><h1>The new phone</h1><p>By A. Writer, in Tech.</p><section id="slideshow">` + story + `</section></section></main><footer><a href="/about">About us</a></footer></body></html>`, true},
+		{"slideshow", `<html><body><nav><a href="/">Home</a> <a href="/tech">Tech</a></nav><main><section><h1>The new phone</h1><p>By A. Writer, in Tech.</p><section id="slideshow">` + story + `</section></section></main><footer><a href="/about">About us</a></footer></body></html>`, true, ""},
 		{"sections named for the navigation", `<html><body><nav><a href="/">Home</a> <a href="/tech">Tech</a></nav><main><h1>The new phone</h1><div>` +
-			strings.Repeat(`<div class="spec_section page_navTarget"><h2>Battery</h2>`+story[:len(story)/3]+`</div>`, 4) + `</div></main></body></html>`, true},
-		{"comments", `<html><body><article><h1>Phone</h1><p>Short news: the phone is out, and it is small.</p></article><div class="comments">` + comments + `</div></body></html>`, false},
+			strings.Repeat(`<div class="spec_section page_navTarget"><h2>Battery</h2>`+story[:len(story)/3]+`</div>`, 4) + `</div></main></body></html>`, true, ""},
+		{"section heads named header", `<html><body><header class="site-header"><a href="/">Home</a> <a href="/tech">Tech</a></header><main><h1>The new phone</h1><p>By A. Writer, in Tech.</p>` +
+			story[:len(story)/2] + `<section class="headerWrapper"><h2>Power</h2><p>It lasts two full days of ordinary use, and it charges from empty to full in less than an hour with the cable and the small plug that come in the box with the phone.</p></section>` + story[:len(story)/2] + `</main></body></html>`, true, "two full days"},
+		{"comments", `<html><body><article><h1>Phone</h1><p>Short news: the phone is out, and it is small.</p></article><div class="comments">` + comments + `</div></body></html>`, false, ""},
 	} {
 		p, err := Extract([]byte(c.page), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := strings.Contains(p.Text(), "battery") || strings.Contains(p.Text(), "costs less")
+		if c.marker != "" {
+			got = strings.Contains(p.Text(), c.marker)
+		}
 		if got != c.keep {
 			t.Errorf("%s: kept %v, want %v; text %q", c.name, got, c.keep, p.Text())
 		}
