@@ -374,7 +374,7 @@ func (c *classifier) discountTeasers() {
 		}
 	}
 	for i, h := range blocks {
-		if !(h.inLink || h.LinkDensity() > 0.8) || h.Words < 2 || h.effWords() > 40 {
+		if !(h.inLink || h.LinkDensity() > 0.8) || h.Words < 2 || h.effWords() > 40 || stampLink(h.Text) {
 			continue
 		}
 		for n, up := h.Node, 0; n != nil && up < 4; n, up = n.Parent, up+1 {
@@ -415,6 +415,23 @@ func (c *classifier) discountTeasers() {
 			break
 		}
 	}
+}
+
+// stampLink reports whether a link's text is a number or a date rather
+// than a headline ("#2 · Mar 21, 2025", "12.03.2021 14:05"): a post's
+// permalink heads a forum reply, and the reply is no teaser. At least
+// half of its words are numbers (or "#N") and separators.
+func stampLink(s string) bool {
+	words, stamps := 0, 0
+	for _, f := range strings.Fields(s) {
+		words++
+		f = strings.TrimPrefix(f, "#")
+		r, _ := utf8.DecodeRuneInString(f)
+		if unicode.IsDigit(r) || !unicode.IsLetter(r) && !unicode.IsDigit(r) && utf8.RuneCountInString(f) == 1 {
+			stamps++
+		}
+	}
+	return words > 0 && 2*stamps >= words
 }
 
 // listTeasers marks the items of lists in which every item links

@@ -87,3 +87,22 @@ func TestBuilderNames(t *testing.T) {
 		}
 	}
 }
+
+// TestStampLink: permalinks of posts are numbers and dates, headlines are
+// words (even with a number in them).
+func TestStampLink(t *testing.T) {
+	for s, want := range map[string]bool{
+		"#2 · Mar 21, 2025":                  true,
+		"12.03.2021 14:05":                   true,
+		"#15":                                true,
+		"5 things to know about 2025":        false,
+		"Council votes to keep the ferry":    false,
+		"Reply":                              false,
+		"2024 Toyota Highlander LE AWD":      false,
+		"Posted on 3 March 2024 at 10:15 am": false,
+	} {
+		if got := stampLink(s); got != want {
+			t.Errorf("stampLink(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
