@@ -119,22 +119,35 @@ func overruleNames(p *Page) {
 	total := 0.0
 	under := map[*html.Node]float64{}
 	headline := -1                        // the first <h1>'s block
-	sectionHeads := map[*html.Node]bool{} // "header"-named elements after it that hold a paragraph
+	sectionHeads := map[*html.Node]bool{} // named elements that are sections: see sectionHeadWords, anchorID
+	opened := map[*html.Node]bool{}       // the named elements whose first block was seen
 	for i, b := range p.Blocks {
 		if headline < 0 && b.Node.DataAtom == atom.H1 {
 			headline = i
+		}
+		var e *html.Node // the element whose boilerplate name b carries
+		if b.hint < 0 {
+			if e = hintedAncestor(p, b.Node); e != nil && p.names[e].hint >= 0 {
+				e = nil
+			}
+		}
+		for n := b.Node; n != nil && b.hint < 0; n = n.Parent {
+			if p.names[n].hint < 0 && !opened[n] {
+				opened[n] = true
+				if anchorID(p, n, b) {
+					sectionHeads[n] = true
+				}
+			}
 		}
 		w := b.textWeight()
 		if w <= 0 {
 			continue
 		}
 		total += w
-		if b.hint < 0 {
-			if e := hintedAncestor(p, b.Node); e != nil && p.names[e].hint < 0 {
-				under[e] += w
-				if headline >= 0 && b.Kind == Paragraph && b.punct > 0 && b.effWords() >= sectionHeadWords && strings.HasSuffix(p.names[e].rule, "~header") {
-					sectionHeads[e] = true
-				}
+		if e != nil {
+			under[e] += w
+			if headline >= 0 && b.Kind == Paragraph && b.punct > 0 && b.effWords() >= sectionHeadWords && strings.HasSuffix(p.names[e].rule, "~header") {
+				sectionHeads[e] = true
 			}
 		}
 	}
@@ -150,9 +163,12 @@ func overruleNames(p *Page) {
 	}
 	var cleared []*html.Node
 	for e, w := range under {
-		if w = max(w, siblings[kin{e.Parent, p.names[e].rule}]); sectionHeads[e] || w > overruleShare*total && !commentName(p.names[e].rule) {
+		if w = max(w, siblings[kin{e.Parent, p.names[e].rule}]); !sectionHeads[e] && w > overruleShare*total && !commentName(p.names[e].rule) {
 			cleared = append(cleared, e)
 		}
+	}
+	for e := range sectionHeads {
+		cleared = append(cleared, e)
 	}
 	if len(cleared) == 0 {
 		return
@@ -175,6 +191,33 @@ func overruleNames(p *Page) {
 			}
 		}
 	}
+}
+
+// anchorID reports whether the id that names e is the anchor of its
+// first block (first), a heading: the heading's words written as a slug
+// ("receive-and-reply-to-an-inbound-sms-message"), which documentation
+// and long pages give their sections for links to them. Such an id says
+// nothing of the section, whatever word of it looks like boilerplate.
+func anchorID(p *Page, e *html.Node, first *Block) bool {
+	if first.Kind != Heading || !strings.HasPrefix(p.names[e].rule, "id~") {
+		return false
+	}
+	var buf [16]string
+	toks := nameTokens(attr(e, "id"), buf[:0])
+	if len(toks) < 3 {
+		return false
+	}
+	words := strings.Fields(strings.ToLower(first.Text))
+	found := 0
+	for _, t := range toks {
+		for _, w := range words {
+			if strings.Trim(w, ".,:;!?()'\"") == t {
+				found++
+				break
+			}
+		}
+	}
+	return 4*found >= 3*len(toks)
 }
 
 // sectionHeadWords is the running paragraph that makes an element named

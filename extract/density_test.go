@@ -41,8 +41,9 @@ func TestAuthorLine(t *testing.T) {
 // slideshow keeps the story, since nothing else on the page is text, and
 // so does a page whose sections each carry a name of navigation (alike
 // siblings share the weight), or sections after the headline named as
-// headers that hold a paragraph; a comment section keeps its name however
-// long it is.
+// headers that hold a paragraph, or whose id is their heading's slug
+// ("share" in "how-to-share-a-photo"); a comment section keeps its name
+// however long it is.
 func TestOverruleNames(t *testing.T) {
 	story := strings.Repeat("<p>The new phone is smaller than last year's, and it costs less, which will please many buyers this spring.</p>", 6)
 	comments := strings.Repeat("<p>I bought one last week, and honestly the battery is far better than I expected from such a small phone.</p>", 12)
@@ -56,6 +57,7 @@ func TestOverruleNames(t *testing.T) {
 			strings.Repeat(`<div class="spec_section page_navTarget"><h2>Battery</h2>`+story[:len(story)/3]+`</div>`, 4) + `</div></main></body></html>`, true, ""},
 		{"section heads named header", `<html><body><header class="site-header"><a href="/">Home</a> <a href="/tech">Tech</a></header><main><h1>The new phone</h1><p>By A. Writer, in Tech.</p>` +
 			story[:len(story)/2] + `<section class="headerWrapper"><h2>Power</h2><p>It lasts two full days of ordinary use, and it charges from empty to full in less than an hour with the cable and the small plug that come in the box with the phone.</p></section>` + story[:len(story)/2] + `</main></body></html>`, true, "two full days"},
+		{"sections anchored by their heading's slug", `<html><body><main><h1>The new phone</h1>` + story[:len(story)/2] + `<section id="how-to-share-a-photo-section"><h2 id="how-to-share-a-photo">How to share a photo</h2><p>Open the photo, press the arrow at the top of the screen, and choose the friend who should see it.</p></section>` + story[:len(story)/2] + `</main></body></html>`, true, "press the arrow"},
 		{"comments", `<html><body><article><h1>Phone</h1><p>Short news: the phone is out, and it is small.</p></article><div class="comments">` + comments + `</div></body></html>`, false, ""},
 	} {
 		p, err := Extract([]byte(c.page), Options{})
