@@ -38,6 +38,10 @@ type Options struct {
 	// MaxPageBytes cuts longer input before parsing and sets Page.Truncated.
 	// Zero means DefaultMaxPageBytes; a negative value means no limit.
 	MaxPageBytes int
+	// Visitor, when set, follows the walk that cuts the parsed tree into
+	// blocks (see Visitor), and Page.Visited returns it. It serves one
+	// page: set it per call, as URL.
+	Visitor Visitor
 }
 
 // Extract decodes, parses and segments raw page bytes and labels the blocks
@@ -138,7 +142,8 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 	}
 	p.Doc = doc
 	p.Title, p.Lang = headInfo(doc)
-	p.Blocks, p.names = segment(doc)
+	p.Blocks, p.names = segmentVisit(doc, opts.Visitor)
+	p.visitor = opts.Visitor
 	if all, _ := p.Words(); all == 0 {
 		noscriptFallback(p, dec.Text)
 	}

@@ -32,7 +32,7 @@ func noscriptFallback(p *Page, text []byte) {
 	if all, _ := (&Page{Blocks: blocks}).Words(); all == 0 {
 		return
 	}
-	p.Doc, p.Blocks, p.names = doc, blocks, names
+	p.Doc, p.Blocks, p.names, p.visitor = doc, blocks, names, nil
 	p.Warnings = append(p.Warnings, WarnNoscript)
 }
 

@@ -130,6 +130,9 @@ type Page struct {
 	Removed map[string]int
 
 	names map[*html.Node]nameInfo // what class, id and itemprop say, by element
+	// visitor followed the tree as it was first cut into blocks; nil once
+	// the tree changed (Visited).
+	visitor Visitor
 }
 
 // Remove takes elements out of the page's tree, cuts the blocks again and
@@ -149,6 +152,7 @@ func (p *Page) Remove(nodes []*html.Node, stage string) int {
 		return 0
 	}
 	p.Blocks, p.names = segment(p.Doc)
+	p.visitor = nil
 	after, _ := p.Words()
 	if p.Removed == nil {
 		p.Removed = map[string]int{}

@@ -124,6 +124,7 @@ type segmenter struct {
 	names   map[*html.Node]nameInfo
 	sigBuf  []byte
 	judged  map[string]nameVerdict // the page's names judged once the shared memo (verdicts) is full
+	visit   *visit                 // a Visitor following the walk (nil for none)
 }
 
 func (s *segmenter) judge(name string) nameVerdict {
@@ -207,7 +208,12 @@ func (s *segmenter) readNames(n *html.Node) nameInfo {
 // segment cuts the body of doc into blocks in document order, and returns
 // with them the verdicts on the names of the elements it walked.
 func segment(doc *html.Node) ([]*Block, map[*html.Node]nameInfo) {
-	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), builder: widgetBuilt(doc)}
+	return segmentVisit(doc, nil)
+}
+
+// segmentVisit is segment with v (nil for none) following the walk.
+func segmentVisit(doc *html.Node, v Visitor) ([]*Block, map[*html.Node]nameInfo) {
+	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), builder: widgetBuilt(doc), visit: newVisit(v)}
 	s.walk(doc)
 	s.flush()
 	for i, b := range s.blocks {
@@ -219,6 +225,7 @@ func segment(doc *html.Node) ([]*Block, map[*html.Node]nameInfo) {
 func (s *segmenter) walk(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
+		s.visit.text(n)
 		s.text(n.Data)
 		return
 	case html.DocumentNode:
@@ -231,15 +238,19 @@ func (s *segmenter) walk(n *html.Node) {
 		return
 	}
 	if skipped(n.DataAtom) || hidden(n) {
+		s.visit.walk(n)
 		return
 	}
 	switch n.DataAtom {
 	case atom.Br:
+		s.visit.walk(n)
 		s.newline()
 		return
 	case atom.Img:
+		s.visit.walk(n)
 		return
 	}
+	s.visit.enter(n)
 	savedHint, savedRule := s.hint, s.rule
 	info := s.readNames(n)
 	if h, r := info.hint, info.rule; h != 0 {
@@ -294,6 +305,7 @@ func (s *segmenter) walk(n *html.Node) {
 		}
 	}
 	s.hint, s.rule = savedHint, savedRule
+	s.visit.leave(n)
 }
 
 func (s *segmenter) newline() {

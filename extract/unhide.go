@@ -28,6 +28,7 @@ func unhideFallback(p *Page) {
 		return
 	}
 	p.Blocks, p.names = segment(p.Doc)
+	p.visitor = nil
 	p.Warnings = append(p.Warnings, WarnUnhidden)
 }
 

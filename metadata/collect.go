@@ -29,6 +29,7 @@ const (
 // collector is what one walk of the tree found.
 type collector struct {
 	doc          *html.Node
+	comments     *html.Node          // the comment section the walk is in (see kinds), nil outside one
 	metas        map[string][]string // <meta> by lower-cased name, property, itemprop, http-equiv
 	micro        map[string][]string // itemprop (and RDFa property) of other elements
 	ld           ldInfo
@@ -156,11 +157,20 @@ func (c *collector) placed(sh shown) (after, near bool) {
 // the headline's (a section name and a date over it).
 const nearBefore = 120
 
-// collect walks doc; host is the page's host name ("" when unknown), a
-// name of the site in its titles.
-func collect(doc *html.Node, host string) *collector {
-	c := &collector{doc: doc, host: strings.TrimPrefix(host, "www."), metas: map[string][]string{}, micro: map[string][]string{}}
-	c.walk(doc, false)
+// newCollector is a collector that has walked nothing yet.
+func newCollector() collector {
+	return collector{metas: map[string][]string{}, micro: map[string][]string{}}
+}
+
+// finish completes, on a copy, what the walk of doc found; host is the
+// page's host name ("" when unknown), a name of the site in its titles.
+// The copy leaves c as the walk left it, so finishing it again gives the
+// same.
+func (w *collector) finish(doc *html.Node, host string) *collector {
+	c := new(collector)
+	*c = *w
+	c.doc, c.host = doc, strings.TrimPrefix(host, "www.")
+	c.warnings = c.warnings[:len(c.warnings):len(c.warnings)] // appends copy
 	c.ld = parseLD(c.ldTexts, &c.warnings)
 	c.site = c.siteName()
 	c.site.val = clip(c.site.val)
@@ -181,35 +191,64 @@ func (c *collector) add(m map[string][]string, key, val string) {
 	m[key] = append(m[key], val)
 }
 
-// walk visits the tree in document order. inComments is set below an
-// element whose class names a comment section: bylines there are the
-// commenters'.
-func (c *collector) walk(n *html.Node, inComments bool) {
-	if n.Type == html.TextNode {
-		if t := strings.TrimSpace(n.Data); t != "" {
-			if !inComments && c.labelledDate == "" {
-				c.dateLabel(t)
-			}
-			if !inComments {
-				for _, h := range c.heads {
-					h.follow(t)
-				}
-			}
-			c.pos += len(t) + 1
-		}
-	}
-	if n.Type == html.ElementNode {
-		k := readKinds(n)
-		if k.author || k.date {
-			k.hint = hint(n) // built only for the few elements that need it
-		}
-		if !c.element(n, k, inComments) {
+// walk visits the subtree of n in document order, as extract's
+// segmenter shows a tree to a Visitor (see Collector).
+func (c *collector) walk(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		c.text(n)
+		return
+	case html.ElementNode:
+		if !c.enter(n) {
 			return
 		}
-		inComments = inComments || k.comments
 	}
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		c.walk(ch, inComments)
+		c.walk(ch)
+	}
+	if n.Type == html.ElementNode {
+		c.leave(n)
+	}
+}
+
+// text reads a text node. Below an element whose class names a comment
+// section the texts are the commenters': no date line is read there.
+func (c *collector) text(n *html.Node) {
+	t := strings.TrimSpace(n.Data)
+	if t == "" {
+		return
+	}
+	if c.comments == nil {
+		if c.labelledDate == "" {
+			c.dateLabel(t)
+		}
+		for _, h := range c.heads {
+			h.follow(t)
+		}
+	}
+	c.pos += len(t) + 1
+}
+
+// enter reads an element; false skips its subtree.
+func (c *collector) enter(n *html.Node) bool {
+	k := readKinds(n)
+	if k.author || k.date {
+		k.hint = hint(n) // built only for the few elements that need it
+	}
+	inComments := c.comments != nil
+	if !c.element(n, k, inComments) {
+		return false
+	}
+	if !inComments && k.comments {
+		c.comments = n
+	}
+	return true
+}
+
+// leave ends an element that enter read.
+func (c *collector) leave(n *html.Node) {
+	if c.comments == n {
+		c.comments = nil
 	}
 }
 

@@ -3,7 +3,10 @@
 // description, canonical address, lead image, categories, tags and
 // language, each with the source it came from.
 //
-// Read walks a parsed tree once. The sources are trusted in this order:
+// Read walks a parsed tree once; a Collector gathers the same while
+// package extract's segmenter walks the tree (extract.Options.Visitor), so
+// that the pipeline walks each page once. The sources are trusted in this
+// order:
 // JSON-LD (schema.org Article and its kin, Product, DiscussionForumPosting,
 // WebPage, WebSite, BreadcrumbList; @graph, arrays and mainEntity are
 // followed), microdata and RDFa, OpenGraph and Twitter cards, other

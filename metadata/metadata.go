@@ -113,6 +113,43 @@ const maxField = 1000
 
 // Read collects the metadata of a parsed page.
 func Read(doc *html.Node, in Input, o Options) Metadata {
+	k := NewCollector()
+	k.Walk(doc)
+	return k.Read(doc, in, o)
+}
+
+// A Collector gathers what a page's tree says about itself in one walk,
+// and Read makes the page's metadata of it. It is an extract.Visitor, so
+// that extract's segmenter walks the tree for it (extract.Options.Visitor):
+// the metadata stage then adds no walk of its own. Its zero value is not
+// ready: use NewCollector.
+type Collector struct {
+	c collector
+}
+
+// NewCollector returns a Collector that has seen nothing yet.
+func NewCollector() *Collector {
+	return &Collector{c: newCollector()}
+}
+
+// Enter reads an element; false means its subtree says nothing more.
+func (k *Collector) Enter(n *html.Node) bool { return k.c.enter(n) }
+
+// Leave ends an element that Enter read.
+func (k *Collector) Leave(n *html.Node) { k.c.leave(n) }
+
+// Text reads a text node.
+func (k *Collector) Text(n *html.Node) { k.c.text(n) }
+
+// Walk reads the subtree of n.
+func (k *Collector) Walk(n *html.Node) { k.c.walk(n) }
+
+// Read is the metadata of the page whose tree doc k followed (Walk, or
+// the calls of extract's segmenter), in document order; doc is read again
+// only by the rarer checks (a date written nowhere else, the last-resort
+// scan). Read leaves k as it was: reading again gives the same.
+func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
+	w := &k.c
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
@@ -120,7 +157,7 @@ func Read(doc *html.Node, in Input, o Options) Metadata {
 	if in.URL != nil {
 		host = in.URL.Hostname()
 	}
-	c := collect(doc, host)
+	c := w.finish(doc, host)
 	m := Metadata{Sources: map[string]string{}}
 	m.Warnings = append(m.Warnings, c.warnings...)
 	base := in.URL

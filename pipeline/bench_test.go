@@ -9,16 +9,20 @@ import (
 
 	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/shareddata"
+	"github.com/winnow-go/winnow/metadata"
 	"github.com/winnow-go/winnow/xpathrules"
 )
 
 // BenchmarkStagesScrapinghub measures, over the 181 Scrapinghub pages and
 // in the same run: bare html.Parse; extract.Extract, the work of
-// extract's BenchmarkScrapinghub; the whole Stages.Page, with and without
-// language identification; and the metadata stage alone (readMetadata on
-// pages the other stages have labelled), with and without it. One op is
-// the whole set. The metadata stage's share is Metadata's ns/op over
-// Extract's; the identifier's models are loaded before the timer starts.
+// extract's BenchmarkScrapinghub, without and with the metadata stage's
+// collector following its walk (Extract+collector, as Stages.Parse runs
+// it); the whole Stages.Page, with and without language identification;
+// and the rest of the metadata stage (readMetadata on pages the other
+// stages have labelled, whose collector has followed the walk), with and
+// without it. One op is the whole set. The metadata stage's share of
+// Extract is (Extract+collector - Extract + Metadata) over Extract; the
+// identifier's models are loaded before the timer starts.
 func BenchmarkStagesScrapinghub(b *testing.B) {
 	pages, total, err := shareddata.Pages(shareddata.Require(b), "scrapinghub")
 	if err != nil {
@@ -47,6 +51,11 @@ func BenchmarkStagesScrapinghub(b *testing.B) {
 			b.Fatal(err)
 		}
 	})
+	run("Extract+collector", func(p []byte) {
+		if _, err := extract.Extract(p, extract.Options{Visitor: metadata.NewCollector()}); err != nil {
+			b.Fatal(err)
+		}
+	})
 	for _, st := range []struct {
 		name string
 		s    Stages
@@ -56,6 +65,9 @@ func BenchmarkStagesScrapinghub(b *testing.B) {
 			pg, _, err := st.s.Page(ctx, Input{Body: p}, nil, "")
 			if err != nil {
 				b.Fatal(err)
+			}
+			if pg.Visited() == nil {
+				b.Fatalf("page %d: no collector followed the walk", i)
 			}
 			labelled[i] = pg
 		}

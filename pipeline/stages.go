@@ -106,10 +106,14 @@ func (rc *RenderConfig) layout(ctx context.Context, p *extract.Page) error {
 }
 
 // Parse decodes and parses one input page; its blocks are unlabelled.
+// The metadata stage's collector follows the segmenter's walk of the
+// tree (extract.Options.Visitor), so that the stage does not walk the
+// tree again.
 func (s *Stages) Parse(in Input) (*extract.Page, error) {
 	eo := s.Extract
 	eo.URL, _ = url.Parse(in.URL)
 	eo.FetchedAt, eo.ContentType = in.FetchedAt, in.ContentType
+	eo.Visitor = metadata.NewCollector()
 	return extract.Parse(in.Body, eo)
 }
 
@@ -151,6 +155,29 @@ const metadataText = 4 << 10
 
 // readMetadata is the metadata stage.
 func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
+	mo := s.Metadata
+	if mo.Identify == nil && !s.NoLangID {
+		mo.Identify = langid.Default().IdentifyDeclared
+	}
+	in := metadata.Input{URL: p.URL, Text: openingText(p), PageType: string(p.Type)}
+	if k, ok := p.Visited().(*metadata.Collector); ok {
+		p.Meta = k.Read(p.Doc, in, mo)
+	} else { // no collector followed the tree as it now is: walk it
+		p.Meta = metadata.Read(p.Doc, in, mo)
+	}
+	if ro.Title != "" {
+		p.Meta.Title = ro.Title
+		if p.Meta.Sources == nil {
+			p.Meta.Sources = map[string]string{}
+		}
+		p.Meta.Sources["title"] = MetadataSourceRule
+	}
+	p.Warnings = append(p.Warnings, p.Meta.Warnings...)
+}
+
+// openingText is the start of the page's main text, at most metadataText
+// bytes, that the metadata stage reads.
+func openingText(p *extract.Page) string {
 	var sb strings.Builder
 	sb.Grow(metadataText)
 	for _, b := range p.ContentBlocks() {
@@ -171,19 +198,7 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 		}
 		sb.WriteString(t)
 	}
-	mo := s.Metadata
-	if mo.Identify == nil && !s.NoLangID {
-		mo.Identify = langid.Default().IdentifyDeclared
-	}
-	p.Meta = metadata.Read(p.Doc, metadata.Input{URL: p.URL, Text: sb.String(), PageType: string(p.Type)}, mo)
-	if ro.Title != "" {
-		p.Meta.Title = ro.Title
-		if p.Meta.Sources == nil {
-			p.Meta.Sources = map[string]string{}
-		}
-		p.Meta.Sources["title"] = MetadataSourceRule
-	}
-	p.Warnings = append(p.Warnings, p.Meta.Warnings...)
+	return sb.String()
 }
 
 // MetadataSourceRule is the source of a headline a site rule's title
