@@ -453,7 +453,7 @@ func (c *collector) dateLabel(t string) {
 			}
 		}
 	}
-	if _, mise := cutPrefixFold(t, "mise en ligne"); len(t) > maxDateLine || !strings.ContainsRune(t, ':') && !mise {
+	if len(t) > maxDateLine || !strings.ContainsRune(t, ':') && !publishedOn(t) {
 		return
 	}
 	for _, l := range dateLabels {
@@ -466,6 +466,22 @@ func (c *collector) dateLabel(t string) {
 			return
 		}
 	}
+}
+
+// publishedOnLabels are labels that name a date without a colon, a verb
+// and its preposition: "Veröffentlicht am 16.08.2019", "Published on
+// 4 May 2020", "Mise en ligne 23 mai 2019".
+var publishedOnLabels = []string{"mise en ligne", "published on", "posted on", "veröffentlicht am", "erschienen am",
+	"publié le", "pubblicato il", "publicado el", "publicado em", "опубликовано"}
+
+// publishedOn says whether t opens with one of publishedOnLabels.
+func publishedOn(t string) bool {
+	for _, l := range publishedOnLabels {
+		if _, ok := cutPrefixFold(t, l); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // cutPrefixFold is strings.CutPrefix with s in any case (prefix is

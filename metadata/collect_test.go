@@ -48,3 +48,27 @@ func TestTextUpToFolds(t *testing.T) {
 		t.Errorf("textUpTo(5) = %q, want a prefix longer than 5", got)
 	}
 }
+
+// TestDateLabelWithoutColon: a verb label names a date without a colon
+// ("Veröffentlicht am 16.08.2019"); a noun label needs one, or "Date
+// 2019" in a sentence would be read as the page's date.
+func TestDateLabelWithoutColon(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"Veröffentlicht am 16.08.2019", true},
+		{"Published on 4 May 2020", true},
+		{"Mise en ligne 23 mai 2019", true},
+		{"Publié le 3 mars 2021", true},
+		{"Datum: 03.11.2021", true},
+		{"Datum 03.11.2021", false},
+		{"Date night ideas for 2021 and 12 May 2021", false},
+	} {
+		k := NewCollector()
+		k.c.dateLabel(c.text)
+		if got := k.c.labelledDate != ""; got != c.want {
+			t.Errorf("%q: labelled %v, want %v", c.text, got, c.want)
+		}
+	}
+}
