@@ -261,9 +261,10 @@ func TestGenerated(t *testing.T) {
 	for _, stage := range []string{stageTemplates, stageDedup, stageRecords} {
 		t.Logf("shuffle %s: %.1f bytes a page", stage, float64(counters["shuffle."+stage+".bytes"])/float64(len(got)))
 	}
-	t.Logf("components: %d rounds, %d residual links", counters["components.rounds"], counters["components.residual"])
-	if counters["components.rounds"] != int64(componentRounds(len(paths))) {
-		t.Errorf("counters %v: want components.rounds %d", counters, componentRounds(len(paths)))
+	t.Logf("components: %d rounds, %d residual links, %d records named by a final star",
+		counters["components.rounds"], counters["components.residual"], counters["components.final"])
+	if counters["components.rounds"] != int64(componentRounds(len(paths))) || counters["components.final"] == 0 {
+		t.Errorf("counters %v: want components.rounds %d and components.final above 0", counters, componentRounds(len(paths)))
 	}
 	groups, clusters := map[string]bool{}, map[string]bool{}
 	for _, l := range got {

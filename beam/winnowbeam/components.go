@@ -19,6 +19,30 @@ import (
 // converged after the rounds leaves a few links between records given
 // different names (the residual), whose names are joined on one worker
 // (counters components.rounds and components.residual).
+//
+// Three things keep the shuffle near a few links a linked record,
+// whatever the rounds:
+//
+//   - The candidate keys link a record to the least record of each key
+//     it shares (up to one link a MinHash band, 18 with the defaults,
+//     mostly to the same record). Before the rounds each record's links
+//     go to the record alone (not both ways) and become one star around
+//     the least of them: the duplicates stop there.
+//   - The small-star operation reads only a record's smaller neighbours
+//     (the least of them is the least of its neighbourhood), so the
+//     links into it go to their larger record only.
+//   - A component that is already a star is named and leaves the
+//     rounds (counter components.final). The large-star operation sees
+//     a record whose only neighbour is smaller (a leaf), and tells that
+//     neighbour and the record; and a record whose neighbours are all
+//     larger (a centre), and tells it how many. The small-star operation
+//     that follows names a centre's star final when all its neighbours
+//     told it that they are its leaves: the component is then that star,
+//     which both operations leave as it is (the paper's fixed point), so
+//     dropping it changes no record's component. A leaf of a centre gets
+//     exactly one link from the large-star operation, to the centre, and
+//     would send back only that link: the centre sends it instead (when
+//     the star is not final), since the centre alone knows whether it is.
 
 // recordsPerFile guesses a WARC file's records when the rounds are
 // chosen, before any file is read: a Common Crawl WARC file holds about
@@ -27,7 +51,8 @@ const recordsPerFile = 35000
 
 // componentRounds is the number of large-star/small-star rounds for a
 // job over files WARC files: log2 of the records expected, the
-// O(log n) rounds the paper observes (section 6), at least 2.
+// O(log n) rounds the paper observes (section 6), at least 2. A round
+// after every component has converged shuffles nothing.
 func componentRounds(files int) int {
 	return max(2, bits.Len(uint(files*recordsPerFile)))
 }
@@ -35,6 +60,7 @@ func componentRounds(files int) int {
 var (
 	componentRoundsCounter = beam.NewCounter("winnow", "components.rounds")
 	residualCounter        = beam.NewCounter("winnow", "components.residual")
+	finalCounter           = beam.NewCounter("winnow", "components.final")
 )
 
 // components takes the links (KV<int,int>: two records, either way)
@@ -43,17 +69,37 @@ var (
 func components(s beam.Scope, links beam.PCollection, rounds int) beam.PCollection {
 	s = s.Scope("components")
 	beam.ParDo0(s, countRoundsFn, beam.Create(s, rounds))
+	links = beam.ParDo(s, starFn, beam.GroupByKey(s, beam.ParDo(s, largerFirstFn, links)))
+	var named []beam.PCollection
 	for range rounds {
-		links = beam.ParDo(s, largeStarFn, beam.GroupByKey(s, beam.ParDo(s, bothWaysFn, links)))
-		links = beam.ParDo(s, smallStarFn, beam.GroupByKey(s, beam.ParDo(s, bothWaysFn, links)))
+		told := beam.ParDo(s, largeStarFn, beam.GroupByKey(s, beam.ParDo(s, bothWaysFn, links)))
+		var final beam.PCollection
+		links, final = beam.ParDo2(s, smallStarFn, beam.GroupByKey(s, told))
+		named = append(named, final)
 	}
 	labels, told := beam.ParDo2(s, labelFn, beam.GroupByKey(s, beam.ParDo(s, bothWaysFn, links)))
 	residual := beam.ParDo(s, residualLinksFn, beam.CoGroupByKey(s, labels, told))
 	joined := beam.ParDo(s, joinLabelsFn, beam.GroupByKey(s, residual))
-	return beam.ParDo(s, &relabelFn{}, labels, beam.SideInput{Input: joined})
+	named = append(named, beam.ParDo(s, &relabelFn{}, labels, beam.SideInput{Input: joined}))
+	return beam.Flatten(s, named...)
 }
 
 func countRoundsFn(ctx context.Context, n int) { componentRoundsCounter.Inc(ctx, int64(n)) }
+
+// largerFirstFn sends a link to its larger record only.
+func largerFirstFn(ctx context.Context, a, b int) (int, int) {
+	shuffled(ctx, stageDedup, 16)
+	return max(a, b), min(a, b)
+}
+
+// starFn is the small-star operation on links sent to their larger
+// record only, which is all that operation reads of a record's
+// neighbourhood: the links a record got from its candidate keys become
+// one star around the least of them.
+func starFn(u int, nbrs func(*int) bool, emit func(int, int)) {
+	h := gather(u, nbrs)
+	h.smallStar(u, emit)
+}
 
 // bothWaysFn sends a link to both its records.
 func bothWaysFn(ctx context.Context, a, b int, emit func(int, int)) {
@@ -62,55 +108,133 @@ func bothWaysFn(ctx context.Context, a, b int, emit func(int, int)) {
 	emit(b, a)
 }
 
-// neighbours collects a record's distinct neighbours, in order, and the
-// least of them and the record.
-func neighbours(u int, nbrs func(*int) bool) (all []int, least int) {
+// What the large-star operation tells the small-star operation about
+// the graph it read, beside the links (a record's neighbours are never
+// negative: these values are).
+const (
+	tellLeaf   = iota // to v: u is your leaf (u's only neighbour is v, smaller)
+	tellParent        // to u: your only neighbour, v, is smaller
+	tellCentre        // to u: your n neighbours are all larger
+	tellKinds
+)
+
+// tell encodes a message of kind about record (or number) x.
+func tell(kind, x int) int { return -1 - (tellKinds*x + kind) }
+
+// hood is a record's neighbourhood in one operation: its distinct
+// neighbours, in order; the least of them and the record; and what the
+// large-star operation told it.
+type hood struct {
+	nbrs   []int
+	least  int
+	leaves []int // records whose only neighbour this record was
+	parent int   // the only neighbour, when smaller; -1 if not
+	centre bool  // every neighbour was larger
+	degree int   // how many, when centre
+}
+
+func gather(u int, vals func(*int) bool) hood {
+	h := hood{parent: -1}
 	var v int
-	for nbrs(&v) {
-		all = append(all, v)
+	for vals(&v) {
+		if v >= 0 {
+			h.nbrs = append(h.nbrs, v)
+			continue
+		}
+		switch w := -1 - v; w % tellKinds {
+		case tellLeaf:
+			h.leaves = append(h.leaves, w/tellKinds)
+		case tellParent:
+			h.parent = w / tellKinds
+		case tellCentre:
+			h.centre, h.degree = true, w/tellKinds
+		}
 	}
-	slices.Sort(all)
-	all = slices.Compact(all)
-	least = u
-	if len(all) > 0 {
-		least = min(u, all[0])
+	slices.Sort(h.nbrs)
+	h.nbrs = slices.Compact(h.nbrs)
+	slices.Sort(h.leaves)
+	h.leaves = slices.Compact(h.leaves)
+	h.least = u
+	if len(h.nbrs) > 0 {
+		h.least = min(u, h.nbrs[0])
 	}
-	return all, least
+	return h
+}
+
+// smallStar links u and each smaller neighbour of u to the least of
+// them.
+func (h hood) smallStar(u int, emit func(int, int)) {
+	for _, v := range h.nbrs {
+		if v < u && v != h.least {
+			emit(v, h.least)
+		}
+	}
+	if u != h.least {
+		emit(u, h.least)
+	}
 }
 
 // largeStarFn links each larger neighbour of u to the least of u's
-// neighbourhood (u included).
-func largeStarFn(u int, nbrs func(*int) bool, emit func(int, int)) {
-	all, m := neighbours(u, nbrs)
-	for _, v := range all {
+// neighbourhood (u included), and tells u's only neighbour when it is
+// smaller (u is its leaf), or u when its neighbours are all larger (u
+// may centre a star). The links go to their larger record only: the
+// small-star operation reads no more.
+func largeStarFn(ctx context.Context, u int, nbrs func(*int) bool, emit func(int, int)) {
+	h := gather(u, nbrs)
+	send := func(to, v int) {
+		shuffled(ctx, stageDedup, 16)
+		emit(to, v)
+	}
+	for _, v := range h.nbrs {
 		if v > u {
-			emit(v, m)
+			send(v, h.least)
 		}
+	}
+	switch {
+	case len(h.nbrs) == 1 && h.nbrs[0] < u:
+		send(h.nbrs[0], tell(tellLeaf, u))
+		send(u, tell(tellParent, h.nbrs[0]))
+	case h.least == u:
+		send(u, tell(tellCentre, len(h.nbrs)))
 	}
 }
 
-// smallStarFn links u and each smaller neighbour of u to the least of
+// smallStarFn is the small-star operation at u (h.smallStar), except
+// that it names a star final when u centres it and every neighbour
+// of u is u's leaf, and sends the links of the leaves of a centre for
 // them.
-func smallStarFn(u int, nbrs func(*int) bool, emit func(int, int)) {
-	all, m := neighbours(u, nbrs)
-	for _, v := range all {
-		if v < u && v != m {
-			emit(v, m)
-		}
+func smallStarFn(ctx context.Context, u int, vals func(*int) bool, emit func(int, int), emitFinal func(int, int)) {
+	h := gather(u, vals)
+	if len(h.nbrs) == 1 && h.nbrs[0] == h.parent {
+		// u's only neighbour was its parent, and the parent centres a
+		// star (it linked u to itself): the parent speaks for u.
+		return
 	}
-	if u != m {
-		emit(u, m)
+	if h.centre && len(h.leaves) == h.degree {
+		finalCounter.Inc(ctx, int64(1+len(h.leaves)))
+		shuffled(ctx, stageDedup, 16*(1+len(h.leaves)))
+		emitFinal(u, u)
+		for _, v := range h.leaves {
+			emitFinal(v, u)
+		}
+		return
+	}
+	h.smallStar(u, emit)
+	if h.centre {
+		for _, v := range h.leaves {
+			emit(v, u) // what the leaf, whose only neighbour is u, would send
+		}
 	}
 }
 
 // labelFn names each record by the least of its neighbourhood (its
 // component, once the component is a star) and tells its neighbours.
 func labelFn(ctx context.Context, u int, nbrs func(*int) bool, emitLabel func(int, int), emitTold func(int, int)) {
-	all, m := neighbours(u, nbrs)
-	shuffled(ctx, stageDedup, 16*(1+len(all)))
-	emitLabel(u, m)
-	for _, v := range all {
-		emitTold(v, m)
+	h := gather(u, nbrs)
+	shuffled(ctx, stageDedup, 16*(1+len(h.nbrs)))
+	emitLabel(u, h.least)
+	for _, v := range h.nbrs {
+		emitTold(v, h.least)
 	}
 }
 

@@ -36,7 +36,8 @@ func init() {
 
 // TestComponentsPath: a path of 1,000 nodes is one component whatever
 // the rounds; one round leaves links to join on one worker (the
-// residual), the default rounds none.
+// residual), the default rounds none: the path becomes a star, which a
+// later round names final.
 func TestComponentsPath(t *testing.T) {
 	ids := make([]int, pathNodes-1)
 	for i := range ids {
@@ -52,18 +53,20 @@ func TestComponentsPath(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			residual := int64(0)
+			counters := map[string]int64{}
 			for _, c := range res.Metrics().AllMetrics().Counters() {
-				if c.Namespace() == "winnow" && c.Name() == "components.residual" {
-					residual += c.Result()
+				if c.Namespace() == "winnow" {
+					counters[c.Name()] += c.Result()
 				}
 			}
-			t.Logf("%d rounds: %d residual links", rounds, residual)
-			if rounds == 1 && residual == 0 {
-				t.Error("one round left no residual: the test does not exercise it")
+			residual, final := counters["components.residual"], counters["components.final"]
+			t.Logf("%d rounds: %d residual links, %d nodes named by a final star", rounds, residual, final)
+			if rounds == 1 && (residual == 0 || final != 0) {
+				t.Error("one round left no residual or found a final star: the test does not exercise the residual")
 			}
-			if rounds == componentRounds(1) && residual != 0 {
-				t.Errorf("%d rounds left %d residual links on a path of %d nodes", rounds, residual, pathNodes)
+			if rounds == componentRounds(1) && (residual != 0 || final != pathNodes) {
+				t.Errorf("%d rounds left %d residual links and named %d nodes by a final star, on a path of %d nodes (want 0 and all)",
+					rounds, residual, final, pathNodes)
 			}
 		})
 	}
