@@ -82,6 +82,13 @@ func runJobCounters(t testing.TB, paths []string, set Settings, out string) (str
 	if err := Build(s, paths, out, set); err != nil {
 		t.Fatal(err)
 	}
+	counters := runCounters(t, p)
+	return out, counters
+}
+
+// runCounters runs a pipeline on Prism and returns its winnow counters.
+func runCounters(t testing.TB, p *beam.Pipeline) map[string]int64 {
+	t.Helper()
 	res, err := ptest.RunWithMetrics(p)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +99,7 @@ func runJobCounters(t testing.TB, paths []string, set Settings, out string) (str
 			counters[c.Name()] += c.Result()
 		}
 	}
-	return out, counters
+	return counters
 }
 
 // shardLines reads every shard of an output folder: its lines, sorted.

@@ -2,13 +2,14 @@ package winnowbeam
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 )
 
 // pathNodes is the length of the test's path graph.
@@ -34,31 +35,28 @@ func init() {
 	register.Function2x1(inComponentZero)
 }
 
+// numbers are 0..n-1: the numbers of a test's links.
+func numbers(n int) []int {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	return ids
+}
+
 // TestComponentsPath: a path of 1,000 nodes is one component whatever
 // the rounds; one round leaves links to join on one worker (the
 // residual), the default rounds none: the path becomes a star, which a
 // later round names final.
 func TestComponentsPath(t *testing.T) {
-	ids := make([]int, pathNodes-1)
-	for i := range ids {
-		ids[i] = i
-	}
+	ids := numbers(pathNodes - 1)
 	for _, rounds := range []int{1, 3, componentRounds(1)} {
 		t.Run(strconv.Itoa(rounds), func(t *testing.T) {
 			p, s := beam.NewPipelineWithRoot()
 			comps := components(s, beam.ParDo(s, pathLink, beam.CreateList(s, ids)), rounds)
 			beam.ParDo0(s, inComponentZero, comps)
 			passert.Count(s, comps, "nodes", pathNodes)
-			res, err := ptest.RunWithMetrics(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			counters := map[string]int64{}
-			for _, c := range res.Metrics().AllMetrics().Counters() {
-				if c.Namespace() == "winnow" {
-					counters[c.Name()] += c.Result()
-				}
-			}
+			counters := runCounters(t, p)
 			residual, final := counters["components.residual"], counters["components.final"]
 			t.Logf("%d rounds: %d residual links, %d nodes named by a final star", rounds, residual, final)
 			if rounds == 1 && (residual == 0 || final != 0) {
@@ -67,6 +65,90 @@ func TestComponentsPath(t *testing.T) {
 			if rounds == componentRounds(1) && (residual != 0 || final != pathNodes) {
 				t.Errorf("%d rounds left %d residual links and named %d nodes by a final star, on a path of %d nodes (want 0 and all)",
 					rounds, residual, final, pathNodes)
+			}
+		})
+	}
+}
+
+// randomLinks are the links of TestComponentsRandom: short links along
+// a line of nodes (paths and trees, in no order) and stars around
+// centres larger and smaller than their leaves, drawn from a fixed seed.
+func randomLinks() [][2]int {
+	r := rand.New(rand.NewPCG(17, 2014))
+	var links [][2]int
+	for range 1500 {
+		a := r.IntN(randomNodes)
+		links = append(links, [2]int{a, (a + 1 + r.IntN(12)) % randomNodes})
+	}
+	for range 60 {
+		c := r.IntN(randomNodes)
+		for range 1 + r.IntN(8) {
+			links = append(links, [2]int{r.IntN(randomNodes), c})
+		}
+	}
+	return links
+}
+
+const randomNodes = 4000
+
+// randomLink is link i of randomLinks.
+func randomLink(i int) (int, int) {
+	l := randomLinks()[i]
+	return l[0], l[1]
+}
+
+// checkComponentFn fails unless a node's component is the least node
+// of its component by union-find over randomLinks.
+type checkComponentFn struct {
+	want []int
+}
+
+func (f *checkComponentFn) Setup() {
+	u := newUnionFind(randomNodes)
+	for _, l := range randomLinks() {
+		u.union(l[0], l[1])
+	}
+	f.want = make([]int, randomNodes)
+	for i := range f.want {
+		f.want[i] = u.find(i)
+	}
+}
+
+func (f *checkComponentFn) ProcessElement(u, c int) error {
+	if c != f.want[u] {
+		return fmt.Errorf("node %d in component %d, want %d", u, c, f.want[u])
+	}
+	return nil
+}
+
+func init() {
+	register.Function1x2(randomLink)
+	register.DoFn2x1[int, int, error](&checkComponentFn{})
+}
+
+// TestComponentsRandom: paths, trees and stars of every shape get the
+// components union-find gives them, with the rounds cut short (a
+// residual) and with the default rounds (final stars), each linked node
+// once.
+func TestComponentsRandom(t *testing.T) {
+	links := randomLinks()
+	nodes := map[int]bool{}
+	for _, l := range links {
+		nodes[l[0]], nodes[l[1]] = true, true
+	}
+	ids := numbers(len(links))
+	for _, rounds := range []int{1, 2, componentRounds(1)} {
+		t.Run(strconv.Itoa(rounds), func(t *testing.T) {
+			p, s := beam.NewPipelineWithRoot()
+			comps := components(s, beam.ParDo(s, randomLink, beam.CreateList(s, ids)), rounds)
+			beam.ParDo0(s, &checkComponentFn{}, comps)
+			passert.Count(s, beam.DropValue(s, comps), "nodes", len(nodes))
+			passert.Count(s, filter.Distinct(s, beam.DropValue(s, comps)), "distinct nodes", len(nodes))
+			counters := runCounters(t, p)
+			t.Logf("%d rounds over %d nodes: %d residual links, %d nodes named by a final star",
+				rounds, len(nodes), counters["components.residual"], counters["components.final"])
+			if rounds == componentRounds(1) && counters["components.final"] == 0 {
+				t.Error("no final star: the test does not exercise them")
 			}
 		})
 	}

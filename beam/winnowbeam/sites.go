@@ -26,11 +26,12 @@ func dirKey(url string) string {
 
 // siteAcc is the site combiner's accumulator: the site's first pages by
 // place (at most the cap), each directory with a URL in it and its
-// number of pages, and the files holding its pages.
+// number of pages, and the files holding its pages with the directories
+// of their pages (at most one entry a page).
 type siteAcc struct {
 	First []pageRef
 	Dirs  map[string]dirCount
-	Files map[int]bool
+	Files map[int]map[string]bool
 }
 
 type dirCount struct {
@@ -39,11 +40,12 @@ type dirCount struct {
 }
 
 // sitePlan is what the combiner gives for a site: its first pages (the
-// ones pass 1 samples), the group of each directory, and its files.
+// ones pass 1 samples), the group of each directory, and its files with
+// the directories of their pages, in order.
 type sitePlan struct {
 	First  []pageRef
 	Groups map[string]string
-	Files  []int
+	Files  map[int][]string
 }
 
 // siteCombine keeps per site what pass 1 of winnow run keeps: the first
@@ -54,7 +56,7 @@ type siteCombine struct {
 }
 
 func (c *siteCombine) CreateAccumulator() siteAcc {
-	return siteAcc{Dirs: map[string]dirCount{}, Files: map[int]bool{}}
+	return siteAcc{Dirs: map[string]dirCount{}, Files: map[int]map[string]bool{}}
 }
 
 func (c *siteCombine) AddInput(a siteAcc, b []byte) siteAcc {
@@ -62,8 +64,9 @@ func (c *siteCombine) AddInput(a siteAcc, b []byte) siteAcc {
 	if err != nil {
 		panic(err) // written by scanFn: a bug, not input
 	}
+	dir := dirKey(r.URL)
 	return c.MergeAccumulators(a, siteAcc{First: []pageRef{r},
-		Dirs: map[string]dirCount{dirKey(r.URL): {r.URL, 1}}, Files: map[int]bool{r.At.File: true}})
+		Dirs: map[string]dirCount{dir: {r.URL, 1}}, Files: map[int]map[string]bool{r.At.File: {dir: true}}})
 }
 
 func (c *siteCombine) MergeAccumulators(a, b siteAcc) siteAcc {
@@ -71,7 +74,7 @@ func (c *siteCombine) MergeAccumulators(a, b siteAcc) siteAcc {
 		a.Dirs = map[string]dirCount{} // empty maps decode as nil
 	}
 	if a.Files == nil {
-		a.Files = map[int]bool{}
+		a.Files = map[int]map[string]bool{}
 	}
 	first := append(a.First, b.First...)
 	sort.Slice(first, func(i, j int) bool { return first[i].At.less(first[j].At) })
@@ -84,8 +87,13 @@ func (c *siteCombine) MergeAccumulators(a, b siteAcc) siteAcc {
 		have.N += d.N
 		a.Dirs[k] = have
 	}
-	for f := range b.Files {
-		a.Files[f] = true
+	for f, dirs := range b.Files {
+		if a.Files[f] == nil {
+			a.Files[f] = map[string]bool{}
+		}
+		for d := range dirs {
+			a.Files[f][d] = true
+		}
 	}
 	return a
 }
@@ -101,7 +109,10 @@ func (c *siteCombine) ExtractOutput(a siteAcc) sitePlan {
 		}
 	}
 	groupOf := infholder.GroupKeys(urls, infholder.MinPages)
-	p := sitePlan{First: a.First, Groups: map[string]string{}, Files: slices.Sorted(maps.Keys(a.Files))}
+	p := sitePlan{First: a.First, Groups: map[string]string{}, Files: map[int][]string{}}
+	for f, dirs := range a.Files {
+		p.Files[f] = slices.Sorted(maps.Keys(dirs))
+	}
 	i := 0
 	for _, k := range keys {
 		p.Groups[k] = groupOf[i]
@@ -111,7 +122,7 @@ func (c *siteCombine) ExtractOutput(a siteAcc) sitePlan {
 }
 
 // siteTemplates is what a file needs of one of its sites: the group of
-// each directory and the groups' templates.
+// each directory of its pages and those groups' templates.
 type siteTemplates struct {
 	Host      string                         `json:"host"`
 	Groups    map[string]string              `json:"groups"`
@@ -209,8 +220,8 @@ func typicalFn(rule int, words func(*int) bool) (int, int) {
 	return rule, xpathrules.Typical(all)
 }
 
-// learnFn learns a site's templates from its samples and sends them to
-// every file of the site.
+// learnFn learns a site's templates from its samples and sends each
+// file of the site what its pages need (sitePlan.forFile).
 type learnFn struct {
 	Conf conf
 	opts pipeline.Options
@@ -256,15 +267,31 @@ func (f *learnFn) ProcessElement(ctx context.Context, host string, plans func(*s
 		return err
 	}
 	templatesLearned.Inc(ctx, int64(len(tpls)))
-	out, err := json.Marshal(siteTemplates{Host: host, Groups: p.Groups, Templates: tpls})
-	if err != nil {
-		return err
-	}
-	for _, file := range p.Files {
+	for _, file := range slices.Sorted(maps.Keys(p.Files)) {
+		out, err := json.Marshal(p.forFile(host, file, tpls))
+		if err != nil {
+			return err
+		}
 		shuffled(ctx, stageTemplates, len(out)+8)
 		emit(file, out)
 	}
 	return nil
+}
+
+// forFile is what a file needs of its site: the groups of the
+// directories of its pages and their templates, not the whole site's.
+// A site whose pages lie in many files thus sends each file at most a
+// group and a template a page of the file.
+func (p sitePlan) forFile(host string, file int, tpls map[string]*infholder.Template) siteTemplates {
+	st := siteTemplates{Host: host, Groups: map[string]string{}, Templates: map[string]*infholder.Template{}}
+	for _, dir := range p.Files[file] {
+		g := p.Groups[dir]
+		st.Groups[dir] = g
+		if t, ok := tpls[g]; ok {
+			st.Templates[g] = t
+		}
+	}
+	return st
 }
 
 var templatesLearned = beam.NewCounter("winnow", "templates")
