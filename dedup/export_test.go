@@ -10,3 +10,11 @@ func (s *Store) Settle() error {
 	}
 	return s.db.Compact(context.Background(), []byte("a"), []byte("z"), true)
 }
+
+// DocFreqMapBytes and DocFreqBytes are the counting map's and the frozen
+// table's bytes a key (the tests of package dedup_test size budgets by
+// them).
+const (
+	DocFreqMapBytes = docFreqMapBytes
+	DocFreqBytes    = docFreqBytes
+)

@@ -4,8 +4,9 @@ import "math"
 
 // IDF holds the inverse document frequencies of a collection's features.
 type IDF struct {
-	n  int
-	df map[uint64]int
+	n    int
+	df   map[uint64]int
+	freq *DocFreq
 }
 
 // NewIDF counts in how many documents each feature occurs.
@@ -19,10 +20,22 @@ func NewIDF(collection [][]Feature) *IDF {
 	return idf
 }
 
-// Weight is log(N / df) for a feature, and log(N) for one the collection
-// has not seen.
+// IDFFromDocFreq returns the IDF of a collection whose documents'
+// features (the hashes of Normalizer.Features) were counted in f: for
+// the features of those documents, the same weights as NewIDF over them.
+func IDFFromDocFreq(f *DocFreq) *IDF { return &IDF{n: f.Docs(), freq: f} }
+
+// Weight is log((N+1) / (df+1)) for a feature, and log(N+1) for one the
+// collection has not seen (with IDFFromDocFreq a feature must be one of
+// the collection's).
 func (idf *IDF) Weight(h uint64) float64 {
-	return math.Log(float64(idf.n+1) / float64(idf.df[h]+1))
+	df := 0
+	if idf.freq != nil {
+		df = idf.freq.Count(h)
+	} else {
+		df = idf.df[h]
+	}
+	return math.Log(float64(idf.n+1) / float64(df+1))
 }
 
 // Apply returns the features with TF*IDF weights: a shingle that most pages

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -16,10 +17,41 @@ import (
 // document, so edits elsewhere leave the signature unchanged.
 
 // TermStats are the collection statistics the global signatures use: the
-// number of documents and in how many of them each term occurs.
+// number of documents and in how many of them each term occurs. They are
+// either a map of terms (NewTermStats, Add, ReadTermStats) or a frozen
+// count of the terms' hashes (TermStatsFromDocFreq), which a collection
+// of any size can be counted into within a memory budget.
 type TermStats struct {
 	Docs int
 	DF   map[string]int
+	freq *DocFreq
+}
+
+// TermStatsFromDocFreq returns the statistics of a collection whose
+// documents' TermKeys were counted in f: for the terms of those
+// documents, the same as NewTermStats over them. They cannot be stored
+// (WriteTo) or added to; DF is empty.
+func TermStatsFromDocFreq(f *DocFreq) *TermStats {
+	return &TermStats{Docs: f.Docs(), DF: map[string]int{}, freq: f}
+}
+
+// TermKeys are the distinct hashes of a document's terms, what a
+// DocFreqCounter counts for TermStatsFromDocFreq.
+func TermKeys(toks []string) []uint64 {
+	ks := make([]uint64, len(toks))
+	for i, t := range toks {
+		ks[i] = tokenHash(t)
+	}
+	slices.Sort(ks)
+	return slices.Compact(ks)
+}
+
+// df is the number of documents with term.
+func (st *TermStats) df(term string) int {
+	if st.freq != nil {
+		return st.freq.Count(tokenHash(term))
+	}
+	return st.DF[term]
 }
 
 // NewTermStats counts document frequencies over tokenised documents.
@@ -31,7 +63,8 @@ func NewTermStats(docs [][]string) *TermStats {
 	return st
 }
 
-// Add counts one more document.
+// Add counts one more document (into DF: not for statistics from a
+// DocFreq).
 func (st *TermStats) Add(toks []string) {
 	st.Docs++
 	seen := make(map[string]bool, len(toks))
@@ -46,7 +79,7 @@ func (st *TermStats) Add(toks []string) {
 // IDF is log((N+1)/(df+1)): like IDF.Weight, positive for every term and
 // largest for a term the collection has not seen.
 func (st *TermStats) IDF(term string) float64 {
-	return math.Log(float64(st.Docs+1) / float64(st.DF[term]+1))
+	return math.Log(float64(st.Docs+1) / float64(st.df(term)+1))
 }
 
 // Weights returns TW = TF*IDF of each term of a document, TF being the
@@ -78,18 +111,35 @@ func SignTFIDF(toks []string, st *TermStats, l int) (uint64, bool) {
 	if len(toks) == 0 || l <= 0 {
 		return 0, false
 	}
-	w := st.Weights(toks)
-	terms := make([]string, 0, len(w))
-	for t := range w {
-		terms = append(terms, t)
+	tf := make(map[string]int, len(toks))
+	for _, t := range toks {
+		tf[t]++
 	}
-	sort.Slice(terms, func(i, j int) bool {
-		if w[terms[i]] != w[terms[j]] {
-			return w[terms[i]] > w[terms[j]]
+	// The l best in one scan, kept in order (weight down, then term up),
+	// rather than a sort of every term.
+	type weighted struct {
+		term string
+		w    float64
+	}
+	top := make([]weighted, 0, l+1)
+	for t, n := range tf {
+		w := float64(n) / float64(len(toks)) * st.IDF(t) // as Weights
+		i := len(top)
+		for i > 0 && (top[i-1].w < w || top[i-1].w == w && top[i-1].term > t) {
+			i--
 		}
-		return terms[i] < terms[j]
-	})
-	terms = terms[:min(l, len(terms))]
+		if i >= l {
+			continue
+		}
+		top = slices.Insert(top, i, weighted{t, w})
+		if len(top) > l {
+			top = top[:l]
+		}
+	}
+	terms := make([]string, len(top))
+	for i, x := range top {
+		terms[i] = x.term
+	}
 	sort.Strings(terms)
 	return uint64(crc32.ChecksumIEEE([]byte(strings.Join(terms, "\x00")))), true
 }
@@ -160,9 +210,18 @@ func signTopSentences(sents [][]string, k int, score func([]string) float64) (ui
 // with its terms is large enough: the hash of that overlap, tagged with the
 // dictionary's number. One shared signature makes two documents duplicates,
 // so a difference in a term that one of the dictionaries lacks is forgiven.
+// The dictionaries are not listed: a term's document frequency says
+// whether it is in the dictionary, and a hash of the term and a
+// dictionary's number whether that copy keeps it, so statistics that
+// cannot list their terms (TermStatsFromDocFreq) serve as well.
 type LexRand struct {
-	dicts      []map[string]bool
-	minOverlap int
+	st           *TermStats
+	dictionaries int
+	minDF        int
+	maxDF        float64 // a term in more documents is left out
+	cut          uint64  // a dictionary keeps a term whose thinning hash is >= cut
+	seed         uint64
+	minOverlap   int
 }
 
 // LexRandOptions are Lex Rand's settings; zero fields take the defaults.
@@ -177,7 +236,8 @@ type LexRandOptions struct {
 
 // NewLexRand builds the thinned dictionaries from collection statistics.
 // The thinning is a hash of the term and the dictionary's number, so the
-// same statistics always give the same dictionaries.
+// same statistics always give the same dictionaries. The statistics are
+// kept, not copied: they must not change while the LexRand is used.
 func NewLexRand(st *TermStats, o LexRandOptions) *LexRand {
 	if o.Dictionaries <= 0 {
 		o.Dictionaries = 10
@@ -197,41 +257,45 @@ func NewLexRand(st *TermStats, o LexRandOptions) *LexRand {
 	if o.MinOverlap <= 0 {
 		o.MinOverlap = 5
 	}
-	lr := &LexRand{dicts: make([]map[string]bool, o.Dictionaries), minOverlap: o.MinOverlap}
-	for k := range lr.dicts {
-		lr.dicts[k] = map[string]bool{}
-	}
-	cut := uint64(o.Drop * float64(1<<32))
-	for t, df := range st.DF {
-		if df < o.MinDF || float64(df) > o.MaxDF*float64(st.Docs) {
-			continue
-		}
-		h := tokenHash(t)
-		for k, d := range lr.dicts {
-			if mix64(h^o.Seed^uint64(k+1)*0x9e3779b97f4a7c15)>>32 >= cut {
-				d[t] = true
-			}
-		}
-	}
-	return lr
+	return &LexRand{st: st, dictionaries: o.Dictionaries, minDF: o.MinDF, maxDF: o.MaxDF * float64(st.Docs),
+		cut: uint64(o.Drop * float64(1<<32)), seed: o.Seed, minOverlap: o.MinOverlap}
 }
 
 // Sign returns a document's signatures, at most one per dictionary.
 func (lr *LexRand) Sign(toks []string) []uint64 {
+	// The document's distinct terms of the unthinned dictionary, sorted:
+	// each dictionary's overlap is a subsequence.
+	seen := make(map[string]bool, len(toks))
+	var terms []string
+	for _, t := range toks {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if df := lr.st.df(t); df >= lr.minDF && float64(df) <= lr.maxDF {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) < lr.minOverlap {
+		return nil
+	}
+	sort.Strings(terms)
+	hs := make([]uint64, len(terms))
+	for i, t := range terms {
+		hs[i] = tokenHash(t)
+	}
 	var sigs []uint64
-	for k, d := range lr.dicts {
-		seen := map[string]bool{}
-		var in []string
-		for _, t := range toks {
-			if d[t] && !seen[t] {
-				seen[t] = true
+	in := make([]string, 0, len(terms))
+	for k := range lr.dictionaries {
+		in = in[:0]
+		for i, t := range terms {
+			if mix64(hs[i]^lr.seed^uint64(k+1)*0x9e3779b97f4a7c15)>>32 >= lr.cut {
 				in = append(in, t)
 			}
 		}
 		if len(in) < lr.minOverlap {
 			continue
 		}
-		sort.Strings(in)
 		h := uint64(crc32.ChecksumIEEE([]byte(strings.Join(in, "\x00"))))
 		sigs = append(sigs, uint64(k)<<32|h)
 	}

@@ -23,6 +23,9 @@ var termStatsMagic = [4]byte{'W', 'N', 'T', 'S'}
 // documents, then each term with its document frequency, terms sorted, so
 // equal statistics give equal bytes.
 func (st *TermStats) WriteTo(w io.Writer) (int64, error) {
+	if st.freq != nil {
+		return 0, errors.New("dedup: term statistics from a DocFreq hold no terms to store")
+	}
 	bw := bufio.NewWriter(w)
 	var n int64
 	put := func(b []byte) {

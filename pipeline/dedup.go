@@ -136,6 +136,12 @@ type DedupSummary struct {
 	// their features did not fit in memory (the others are verified
 	// exactly).
 	Estimated int `json:"estimated,omitempty"`
+	// StatsKeys counts the terms and features of two or more records
+	// that the collection statistics kept (--method tfidf, heavysent,
+	// lexrand; --idf), and StatsRuns the sorted runs their counts
+	// spilled to the temporary folder.
+	StatsKeys int `json:"stats_keys,omitempty"`
+	StatsRuns int `json:"stats_runs,omitempty"`
 	// Layout describes the candidate search: the SimHash tables, the
 	// MinHash banding or the signature.
 	Layout string `json:"layout"`
@@ -153,6 +159,9 @@ func (s DedupSummary) Describe() string {
 	}
 	if s.Estimated > 0 {
 		out += fmt.Sprintf("\n%d pairs decided on their MinHash sketch (features over the memory budget)", s.Estimated)
+	}
+	if s.StatsKeys > 0 || s.StatsRuns > 0 {
+		out += fmt.Sprintf("\ncollection statistics: %d terms or features in two or more records (%d runs spilled)", s.StatsKeys, s.StatsRuns)
 	}
 	if s.Errors > 0 {
 		out += fmt.Sprintf("\n%d lines were not JSON records (error records)", s.Errors)

@@ -29,7 +29,13 @@ const (
 	dedupTableShare  = 0.4
 	dedupBatchShare  = 1.0 / 16
 	dedupLineDivisor = 64
-	dedupHoldShare   = 0.25 // texts held by the methods that need them all (signatures, --idf)
+	// The collection statistics of the signature methods and --idf:
+	// their counts (spilled beyond the share), then the frozen tables of
+	// the terms and features of two or more records, which the signing
+	// pass reads beside the Streamer's key buffer (half its share) and
+	// the batches.
+	dedupCountShare = 0.2
+	dedupFreqShare  = 0.35
 )
 
 // ErrDedupMemory is wrapped by Dedup's errors when the input cannot be
@@ -52,9 +58,10 @@ var ErrDedupMemory = errors.New("pipeline: near-duplicate detection over --max-m
 // (from its current offset), and spooled to opts.TempDir first
 // otherwise. Memory stays within opts.MaxMemory, or Dedup fails with an
 // error wrapping ErrDedupMemory or dedup.ErrMemory. The signature
-// methods (Method.Signed) and IDF need every text at once: they hold
-// them, within a quarter of MaxMemory. Clusters are returned only with
-// opts.KeepClusters.
+// methods that weigh terms (Method.NeedsStats) and IDF need the
+// collection's statistics first: a pass before the signing one counts
+// them (see deduper.stats for their bound). Clusters are returned only
+// with opts.KeepClusters.
 func Dedup(r io.Reader, name string, w io.Writer, opts DedupOptions) (DedupSummary, *Clusters, error) {
 	return dedupIDs(r, name, nil, w, opts)
 }
@@ -158,7 +165,9 @@ type lineJob struct {
 
 	bad     bool
 	doc     dedup.StreamDoc
-	text    string // when the pass needs it
+	terms   []uint64 // the statistics pass: the record's term keys
+	feats   []uint64 // and its feature hashes
+	text    string   // when the pass needs it
 	url     string
 	meta    dedup.Doc // with the text: the canonical-choice fields
 	outcome dedup.StreamOutcome
@@ -225,15 +234,31 @@ func (d *deduper) readPass(next func() (dedup.StreamOutcome, error), work func(*
 	return ordered(d.opts.Workers, produce, work, consume)
 }
 
-// holdsTexts reports whether the options need every text at once.
-func (d *deduper) holdsTexts() bool { return d.opts.Method.Signed() || d.opts.IDF }
+// needsStats reports whether the options weigh terms or features by
+// the collection's statistics: a pass counts them before the one that
+// signs.
+func (d *deduper) needsStats() bool { return d.opts.Method.NeedsStats() || d.opts.IDF }
 
-// sign is the first pass: each record's fingerprint, candidate keys and
-// sketch, added to the Streamer in input order.
+// sign is the first pass (the second with collection statistics): each
+// record's fingerprint, candidate keys, signatures and sketch, added to
+// the Streamer in input order.
 func (d *deduper) sign() error {
-	hold := d.holdsTexts()
-	var held []lineJob
-	var heldBytes int64
+	var signer *dedup.Signer
+	var idf *dedup.IDF
+	if d.needsStats() {
+		terms, feats, err := d.stats()
+		if err != nil {
+			return err
+		}
+		if terms != nil {
+			signer = dedup.NewSigner(d.opts.Method, d.norm, dedup.TermStatsFromDocFreq(terms))
+		}
+		if feats != nil {
+			idf = dedup.IDFFromDocFreq(feats)
+		}
+	} else if d.opts.Method.Signed() {
+		signer = dedup.NewSigner(d.opts.Method, d.norm, nil)
+	}
 	work := func(b *lineBatch) {
 		for i := range b.jobs {
 			j := &b.jobs[i]
@@ -243,12 +268,16 @@ func (d *deduper) sign() error {
 			if !bad && !rec.slow {
 				j.doc.Mark = markObject
 			}
-			if hold {
-				j.text = dr.Text
-				continue
-			}
 			var hashes []uint64
-			hashes, j.doc.Fingerprint, j.doc.HasFingerprint = d.norm.HashesAndFingerprint(dr.Text, d.simNorm)
+			if idf != nil {
+				hashes = d.norm.ShingleHashes(dr.Text)
+				j.doc.Fingerprint, j.doc.HasFingerprint = dedup.SimHash(idf.Apply(d.simNorm.Features(dr.Text)))
+			} else {
+				hashes, j.doc.Fingerprint, j.doc.HasFingerprint = d.norm.HashesAndFingerprint(dr.Text, d.simNorm)
+			}
+			if signer != nil {
+				j.doc.Signatures = signer.Sign(dr.Text)
+			}
 			d.st.Sign(&j.doc, hashes)
 		}
 	}
@@ -258,65 +287,102 @@ func (d *deduper) sign() error {
 			if j.bad {
 				d.sum.Errors++
 			}
-			if hold {
-				heldBytes += int64(len(j.text)) + 64
-				if heldBytes > int64(float64(d.opts.MaxMemory)*dedupHoldShare) {
-					return fmt.Errorf("%w: --method %v and --idf hold every text, and this input's texts need more than a quarter of it (%d MB); use --method minhash or simhash, or raise --max-memory",
-						ErrDedupMemory, d.opts.Method, d.opts.MaxMemory>>20)
-				}
-				held = append(held, lineJob{off: j.off, n: j.n, text: j.text, doc: dedup.StreamDoc{Mark: j.doc.Mark}})
-				continue
-			}
 			if err := d.st.Add(j.doc); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if err := d.readPass(nil, work, consume); err != nil {
-		return err
-	}
-	if hold {
-		return d.signHeld(held)
-	}
-	return nil
+	return d.readPass(nil, work, consume)
 }
 
-// signHeld signs the held texts with the collection's statistics: IDF
-// weights for the fingerprints, the signature methods' term statistics.
-func (d *deduper) signHeld(held []lineJob) error {
-	texts := make([]string, len(held))
-	for i, j := range held {
-		texts[i] = j.text
+// stats is the pass that counts the collection's statistics before the
+// records are signed: in how many records each term occurs (the
+// signature methods' TermStats) and each SimHash feature (IDF). The
+// counts gather within dedupCountShare of MaxMemory (halved when both
+// are counted) and spill to TempDir beyond it (dedup.DocFreqCounter);
+// what is kept of them, the terms and features of two or more records,
+// must fit together in dedupFreqShare (13 bytes each), or Dedup fails
+// with an error wrapping ErrDedupMemory.
+// Every line counts as a record, an error record as one with no terms,
+// as the in-memory statistics over the same records (SignCollection,
+// dedup.NewIDF) count them.
+func (d *deduper) stats() (terms, feats *dedup.DocFreq, err error) {
+	countTerms, countFeats := d.opts.Method.NeedsStats(), d.opts.IDF
+	count := int64(dedupCountShare * float64(d.opts.MaxMemory))
+	if countTerms && countFeats {
+		count /= 2
 	}
-	var idf *dedup.IDF
-	if d.opts.IDF {
-		feats := make([][]dedup.Feature, len(texts))
-		for i, t := range texts {
-			feats[i] = d.simNorm.Features(t)
+	var tc, fc *dedup.DocFreqCounter
+	if countTerms {
+		if tc, err = dedup.NewDocFreqCounter(count, d.opts.TempDir); err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", ErrDedupMemory, err)
 		}
-		idf = dedup.NewIDF(feats)
+		defer tc.Close()
 	}
-	var sigs [][]uint64
-	if d.opts.Method.Signed() {
-		sigs = dedup.SignCollection(d.opts.Method, texts, d.norm)
+	if countFeats {
+		if fc, err = dedup.NewDocFreqCounter(count, d.opts.TempDir); err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", ErrDedupMemory, err)
+		}
+		defer fc.Close()
 	}
-	for i, t := range texts {
-		sd := dedup.StreamDoc{Offset: held[i].off, Length: held[i].n, Mark: held[i].doc.Mark}
-		if idf != nil {
-			sd.Fingerprint, sd.HasFingerprint = dedup.SimHash(idf.Apply(d.simNorm.Features(t)))
-		} else {
-			sd.Fingerprint, sd.HasFingerprint = d.simNorm.Fingerprint(t)
-		}
-		if sigs != nil {
-			sd.Signatures = sigs[i]
-		}
-		d.st.Sign(&sd, d.norm.ShingleHashes(t))
-		if err := d.st.Add(sd); err != nil {
-			return err
+	work := func(b *lineBatch) {
+		for i := range b.jobs {
+			j := &b.jobs[i]
+			_, dr, _ := readLine(j.b, j.long, d.limit, d.name, j.line)
+			if tc != nil {
+				j.terms = dedup.TermKeys(d.norm.Tokens(dr.Text))
+			}
+			if fc != nil {
+				fs := d.simNorm.Features(dr.Text)
+				j.feats = make([]uint64, len(fs))
+				for k, f := range fs {
+					j.feats[k] = f.Hash
+				}
+			}
 		}
 	}
-	return nil
+	consume := func(b *lineBatch) error {
+		for i := range b.jobs {
+			j := &b.jobs[i]
+			if tc != nil {
+				if err := tc.Add(j.terms); err != nil {
+					return err
+				}
+			}
+			if fc != nil {
+				if err := fc.Add(j.feats); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := d.readPass(nil, work, consume); err != nil {
+		return nil, nil, err
+	}
+	// The terms first: a vocabulary is smaller than its word pairs.
+	left := int64(dedupFreqShare * float64(d.opts.MaxMemory))
+	freeze := func(c *dedup.DocFreqCounter, what string) (*dedup.DocFreq, error) {
+		if c == nil {
+			return nil, nil
+		}
+		f, err := c.Freeze(left)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w; use --method minhash or simhash without --idf, or raise --max-memory", ErrDedupMemory, what, err)
+		}
+		left -= int64(f.Bytes())
+		d.sum.StatsKeys += f.Len()
+		d.sum.StatsRuns += c.Runs()
+		return f, nil
+	}
+	if terms, err = freeze(tc, "--method "+d.opts.Method.String()+"'s term statistics"); err != nil {
+		return nil, nil, err
+	}
+	if feats, err = freeze(fc, "--idf's feature statistics"); err != nil {
+		return nil, nil, err
+	}
+	return terms, feats, nil
 }
 
 // fetch reads a record back for the Streamer; it is safe for concurrent

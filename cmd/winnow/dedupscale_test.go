@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -68,4 +72,44 @@ func TestDedupScale(t *testing.T) {
 			t.Errorf("%s: precision %.4f, want 0.99", g.Lang, g.Precision)
 		}
 	}
+
+	// The collection statistics of --method tfidf and --idf are counted
+	// within a bound too (the counts spill), on the first 12,000
+	// documents, whose texts (36 MB) are more than the quarter of the
+	// bound that the statistics once held them in. What the statistics
+	// keep, the terms and word pairs of two or more documents (13 bytes
+	// each), needs more than 64 MB leaves them.
+	const statsDocs, statsMemoryMB = 12000, 96
+	part := filepath.Join(dir, "part.jsonl")
+	if err := copyLines(filepath.Join(dir, "docs.jsonl"), part, statsDocs); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	c = runChild(t, 2*time.Minute, nil, "dedup", part, "--out", out, "--max-memory", fmt.Sprintf("%dMB", statsMemoryMB), "--tmp", dir, "--method", "tfidf", "--idf")
+	if c.code != 0 {
+		t.Fatalf("tfidf --idf: exit %d: %s", c.code, c.stderr)
+	}
+	t.Logf("tfidf --idf: %d documents in %v, peak RSS %d MB\n%s", statsDocs, time.Since(start).Round(time.Millisecond), c.maxRSSMB, c.stderr)
+	if c.maxRSSMB > statsMemoryMB {
+		t.Errorf("tfidf --idf: peak RSS %d MB over --max-memory %d MB", c.maxRSSMB, statsMemoryMB)
+	}
+	if !regexp.MustCompile(`\(([1-9][0-9]*) runs spilled\)`).MatchString(c.stderr) {
+		t.Error("tfidf --idf: the statistics' counts did not spill")
+	}
+	if n := len(readJSONL(t, out)); n != statsDocs {
+		t.Errorf("tfidf --idf: %d records out of %d", n, statsDocs)
+	}
+}
+
+// copyLines copies the first n lines of a file.
+func copyLines(from, to string, n int) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	end := 0
+	for range n {
+		end += bytes.IndexByte(b[end:], '\n') + 1
+	}
+	return os.WriteFile(to, b[:end], 0o644)
 }
