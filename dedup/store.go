@@ -356,10 +356,11 @@ type indexKind interface {
 	// doc reads a "d" record.
 	doc(id uint64, rec []byte) (StoredDoc, error)
 	// query calls found for each held near-duplicate of sd, in any order
-	// and maybe more than once; distance is -1 but for SimHash, and
-	// verified says whether the similarity was checked on the documents'
-	// sketches. It counts its work in qs.
-	query(sd signed, qs *QueryStats, found func(id uint64, distance int, similarity float64, verified bool)) error
+	// and maybe more than once, with its "d" record when it read it (nil
+	// otherwise); distance is -1 but for SimHash, and verified says
+	// whether the similarity was checked on the documents' sketches. It
+	// counts its work in qs.
+	query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error
 	// describe fills in the kind's part of the store's statistics.
 	describe(st *StoreStats)
 	// commit commits a writer's batch, synced, that added and deleted
@@ -684,9 +685,13 @@ func (s *Store) QueryStats(q Entry, fn func(Match)) (QueryStats, error) {
 	if !ok {
 		return qs, ErrNoSignature
 	}
-	found := map[uint64]Match{}
-	err := s.kind.query(sd, &qs, func(id uint64, distance int, similarity float64, verified bool) {
-		found[id] = Match{Distance: distance, Similarity: similarity, Verified: verified}
+	type hit struct {
+		m   Match
+		rec []byte
+	}
+	found := map[uint64]hit{}
+	err := s.kind.query(sd, &qs, func(id uint64, rec []byte, distance int, similarity float64, verified bool) {
+		found[id] = hit{Match{Distance: distance, Similarity: similarity, Verified: verified}, rec}
 	})
 	if err != nil {
 		return qs, err
@@ -697,13 +702,19 @@ func (s *Store) QueryStats(q Entry, fn func(Match)) (QueryStats, error) {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		d, err := s.get(id)
+		h := found[id]
+		var d StoredDoc
+		var err error
+		if h.rec != nil { // the kind read it to verify: not a second lookup
+			d, err = s.kind.doc(id, h.rec)
+		} else {
+			d, err = s.get(id)
+		}
 		if err != nil {
 			return qs, err
 		}
-		m := found[id]
-		m.StoredDoc = d
-		fn(m)
+		h.m.StoredDoc = d
+		fn(h.m)
 	}
 	return qs, nil
 }

@@ -175,7 +175,7 @@ func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 	return StoredDoc{ID: id, URL: string(url)}, err
 }
 
-func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, distance int, similarity float64, verified bool)) error {
+func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
 	sig := sd.(minSigned)
 	cand := map[uint64]bool{}
 	if err := scanPrefixes(k.db, k.bandKeys(sig), func(_ []byte, id uint64) { qs.Keys++; cand[id] = true }); err != nil {
@@ -192,7 +192,7 @@ func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, distanc
 			return err
 		}
 		if j := bbitJaccard(sig, held); j >= k.threshold {
-			found(id, -1, j, true)
+			found(id, rec, -1, j, true)
 		}
 	}
 	return nil

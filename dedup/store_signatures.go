@@ -189,7 +189,7 @@ func (k *sigKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 	return StoredDoc{ID: id, URL: string(rec)}, nil
 }
 
-func (k *sigKind) query(sd signed, qs *QueryStats, found func(id uint64, distance int, similarity float64, verified bool)) error {
+func (k *sigKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
 	sigs := sd.(sigSigned)
 	shared := map[uint64]int{}
 	for _, sig := range sigs {
@@ -203,7 +203,7 @@ func (k *sigKind) query(sd signed, qs *QueryStats, found func(id uint64, distanc
 		if err != nil {
 			return fmt.Errorf("%w: signatures of document %d: %v", ErrStore, id, err)
 		}
-		found(id, -1, float64(n)/float64(max(len(sigs), len(gv)/8)), false)
+		found(id, nil, -1, float64(n)/float64(max(len(sigs), len(gv)/8)), false)
 	}
 	return nil
 }

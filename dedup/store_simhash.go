@@ -197,7 +197,7 @@ func (k *simKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 // store that verifies, a candidate whose sketch and the query's estimate
 // a Jaccard similarity under the threshold is dropped, and one of them
 // without a sketch is reported unverified.
-func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, distance int, similarity float64, verified bool)) error {
+func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
 	q := sd.(simSigned)
 	near := map[uint64]int{} // id -> distance
 	for ti := range k.tables {
@@ -225,7 +225,7 @@ func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, distanc
 	for id, d := range near {
 		unverified := 1 - float64(d)/64
 		if k.threshold == 0 || q.sketch == nil {
-			found(id, d, unverified, false)
+			found(id, nil, d, unverified, false)
 			continue
 		}
 		rec, err := docRecord(k.db, id)
@@ -237,10 +237,10 @@ func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, distanc
 		case err != nil:
 			return err
 		case held == nil:
-			found(id, d, unverified, false)
+			found(id, rec, d, unverified, false)
 		default:
 			if j := bbitJaccard(q.sketch, held); j >= k.threshold {
-				found(id, d, j, true)
+				found(id, rec, d, j, true)
 			}
 		}
 	}
