@@ -112,9 +112,14 @@ func (b *Block) textWeight() float64 {
 // overruleNames clears a boilerplate name whose element holds most of the
 // page's running text: the page has no other article, so the name is
 // wrong for it (a slideshow page whose slides are the story, an article
-// column that a page builder calls a widget). Comment sections keep their
-// name: a long discussion can outweigh a short article and still not be
-// it. Blocks under a cleared name take the next hint above it.
+// column that a page builder calls a widget); alike siblings under one
+// parent that carry the same name count together. Comment sections keep
+// their name: a long discussion can outweigh a short article and still
+// not be it. Whatever their weight, two kinds of name are cleared as
+// not naming the layout: an element named "header" below the page's
+// first <h1> that holds a running paragraph (sectionHeadWords), and an
+// id that is its first heading's slug (anchorID). Blocks under a cleared
+// name take the next hint above it.
 func overruleNames(p *Page) {
 	total := 0.0
 	under := map[*html.Node]float64{}
