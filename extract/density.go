@@ -125,7 +125,7 @@ func overruleNames(p *Page) {
 	under := map[*html.Node]float64{}
 	headline := -1                        // the first <h1>'s block
 	sectionHeads := map[*html.Node]bool{} // named elements that are sections: see sectionHeadWords, anchorID
-	opened := map[*html.Node]bool{}       // the named elements whose first block was seen
+	opened := map[*html.Node]bool{}       // the elements named by their id whose first block was seen
 	for i, b := range p.Blocks {
 		if headline < 0 && b.Node.DataAtom == atom.H1 {
 			headline = i
@@ -137,9 +137,9 @@ func overruleNames(p *Page) {
 			}
 		}
 		for n := b.Node; n != nil && b.hint < 0; n = n.Parent {
-			if p.names[n].hint < 0 && !opened[n] {
+			if info := p.names[n]; info.hint < 0 && strings.HasPrefix(info.rule, "id~") && !opened[n] {
 				opened[n] = true
-				if anchorID(p, n, b) {
+				if anchorID(n, b) {
 					sectionHeads[n] = true
 				}
 			}
@@ -198,13 +198,14 @@ func overruleNames(p *Page) {
 	}
 }
 
-// anchorID reports whether the id that names e is the anchor of its
-// first block (first), a heading: the heading's words written as a slug
-// ("receive-and-reply-to-an-inbound-sms-message"), which documentation
-// and long pages give their sections for links to them. Such an id says
-// nothing of the section, whatever word of it looks like boilerplate.
-func anchorID(p *Page, e *html.Node, first *Block) bool {
-	if first.Kind != Heading || !strings.HasPrefix(p.names[e].rule, "id~") {
+// anchorID reports whether the id that gives e a boilerplate name is the
+// anchor of e's first block (first), a heading: the heading's words
+// written as a slug ("receive-and-reply-to-an-inbound-sms-message"),
+// which documentation and long pages give their sections for links to
+// them. Such an id says nothing of the section, whatever word of it
+// looks like boilerplate.
+func anchorID(e *html.Node, first *Block) bool {
+	if first.Kind != Heading {
 		return false
 	}
 	var buf [16]string

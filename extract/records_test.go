@@ -31,20 +31,28 @@ func listingPage(featuredInCard bool) string {
 // the cards stay teasers.
 func TestRecordsHoldListing(t *testing.T) {
 	for _, inCard := range []bool{true, false} {
-		p, err := Parse([]byte(listingPage(inCard)), Options{})
-		if err != nil {
-			t.Fatal(err)
+		checkMarked(t, fmt.Sprintf("featured in a card %v", inCard), listingPage(inCard), TypeListing, "data-card", inCard)
+	}
+}
+
+// checkMarked classifies page as a page of type typ and checks that every
+// block of an element carrying the attribute mark is content when want
+// is set, and not content otherwise.
+func checkMarked(t *testing.T, name, page string, typ PageType, mark string, want bool) {
+	t.Helper()
+	p, err := Parse([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetType(TypeGuess{Type: typ, Confidence: 0.7})
+	Classify(p)
+	for _, b := range p.Blocks {
+		if attr(b.Node, mark) == "" {
+			continue
 		}
-		p.SetType(TypeGuess{Type: TypeListing, Confidence: 0.7})
-		Classify(p)
-		for _, b := range p.Blocks {
-			if attr(b.Node, "data-card") == "" {
-				continue
-			}
-			if kept := b.Label == Content; kept != inCard {
-				r, _ := densityRule(b)
-				t.Errorf("featured in a card %v: card summary %q label %v (%s), want content %v", inCard, b.Text, b.Label, r, inCard)
-			}
+		if kept := b.Label == Content; kept != want {
+			r, _ := densityRule(b)
+			t.Errorf("%s: %q label %v (%s), want content %v", name, b.Text, b.Label, r, want)
 		}
 	}
 }
@@ -91,21 +99,7 @@ func introListing(heading string) string {
 // listing and collection bars of TestExtractBaseline.)
 func TestIntroUnderName(t *testing.T) {
 	for heading, want := range map[string]bool{"Indoor pots": true, "Council votes to keep the harbour ferry running": false} {
-		p, err := Parse([]byte(introListing(heading)), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.SetType(TypeGuess{Type: TypeListing, Confidence: 0.7})
-		Classify(p)
-		for _, b := range p.Blocks {
-			if attr(b.Node, "data-card") == "" {
-				continue
-			}
-			if kept := b.Label == Content; kept != want {
-				r, _ := densityRule(b)
-				t.Errorf("under %q: card %q label %v (%s), want content %v", heading, b.Text, b.Label, r, want)
-			}
-		}
+		checkMarked(t, fmt.Sprintf("under %q", heading), introListing(heading), TypeListing, "data-card", want)
 	}
 }
 
@@ -124,20 +118,6 @@ func TestCallToActionSections(t *testing.T) {
 	}
 	b.WriteString(`</main></body></html>`)
 	for typ, want := range map[PageType]bool{TypeService: true, TypeArticle: false} {
-		p, err := Parse([]byte(b.String()), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.SetType(TypeGuess{Type: typ, Confidence: 0.7})
-		Classify(p)
-		for _, bl := range p.Blocks {
-			if attr(bl.Node, "data-section") == "" {
-				continue
-			}
-			if kept := bl.Label == Content; kept != want {
-				r, _ := densityRule(bl)
-				t.Errorf("%s: section text label %v (%s), want content %v", typ, bl.Label, r, want)
-			}
-		}
+		checkMarked(t, string(typ), b.String(), typ, "data-section", want)
 	}
 }
