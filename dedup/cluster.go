@@ -167,6 +167,14 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// WithDefaults is c with its zero fields set to their defaults (K 3,
+// NumPerm 128, Threshold 0.8 and the rest), as Dedup and the Streamer
+// read it.
+func (c Config) WithDefaults() Config {
+	c.ensureDefaults()
+	return c
+}
+
 func (c *Config) ensureDefaults() {
 	if c.K == 0 {
 		c.K = 3

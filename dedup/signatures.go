@@ -111,10 +111,6 @@ func SignTFIDF(toks []string, st *TermStats, l int) (uint64, bool) {
 	if len(toks) == 0 || l <= 0 {
 		return 0, false
 	}
-	tf := make(map[string]int, len(toks))
-	for _, t := range toks {
-		tf[t]++
-	}
 	// The l best in one scan, kept in order (weight down, then term up),
 	// rather than a sort of every term.
 	type weighted struct {
@@ -122,8 +118,7 @@ func SignTFIDF(toks []string, st *TermStats, l int) (uint64, bool) {
 		w    float64
 	}
 	top := make([]weighted, 0, l+1)
-	for t, n := range tf {
-		w := float64(n) / float64(len(toks)) * st.IDF(t) // as Weights
+	for t, w := range st.Weights(toks) {
 		i := len(top)
 		for i > 0 && (top[i-1].w < w || top[i-1].w == w && top[i-1].term > t) {
 			i--

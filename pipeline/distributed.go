@@ -221,11 +221,12 @@ func NewCandidateKeyer(opts DedupOptions) (*CandidateKeyer, error) {
 	}
 	k := &CandidateKeyer{norm: norm, simNorm: simNorm, limit: opts.lineLimit()}
 	if opts.Method == dedup.MethodSimHash {
-		layout, err := dedup.PlanLayout(opts.K, SimHashKeyLayoutSize, 0)
+		kk := opts.config().WithDefaults().K // 0 means the default, as in Dedup
+		layout, err := dedup.PlanLayout(kk, SimHashKeyLayoutSize, 0)
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: candidate keys: %w", err)
 		}
-		k.masks, k.k = layout.TableMasks(), opts.K
+		k.masks, k.k = layout.TableMasks(), kk
 		return k, nil
 	}
 	// The Streamer chooses the banding (with its defaults); ask it.

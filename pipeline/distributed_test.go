@@ -133,3 +133,22 @@ func TestCandidateKeysPart(t *testing.T) {
 		})
 	}
 }
+
+// TestCandidateKeyerDefaultK: SimHash keys with K unset plan for the
+// default distance, as Dedup does, not for 0 bits.
+func TestCandidateKeyerDefaultK(t *testing.T) {
+	opts := DefaultDedupOptions()
+	opts.Method, opts.K = dedup.MethodSimHash, 0
+	unset, err := NewCandidateKeyer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.K = dedup.Config{}.WithDefaults().K
+	set, err := NewCandidateKeyer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unset.k != set.k || len(unset.masks) != len(set.masks) {
+		t.Errorf("K unset: k %d with %d tables, want k %d with %d", unset.k, len(unset.masks), set.k, len(set.masks))
+	}
+}

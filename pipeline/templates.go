@@ -629,12 +629,15 @@ func (d dirStore) Save(tpl *infholder.Template) error {
 	if err != nil {
 		return err
 	}
-	if err := tpl.Save(f); err != nil {
-		f.Close()
-		return err
+	err = tpl.Save(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Close(); err != nil {
-		return err
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	return os.Rename(tmp, path)
+	if err != nil {
+		os.Remove(tmp) // a failed save leaves no half-written file behind
+	}
+	return err
 }

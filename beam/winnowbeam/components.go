@@ -1,6 +1,7 @@
 package winnowbeam
 
 import (
+	"cmp"
 	"context"
 	"math/bits"
 	"slices"
@@ -240,18 +241,23 @@ func labelFn(ctx context.Context, u int, nbrs func(*int) bool, emitLabel func(in
 
 // residualLinksFn sends the names of a record and of a neighbour that
 // differ (a component that is not yet a star) to the one worker that
-// joins them.
+// joins them, each name told once; joinLabelsFn counts the distinct
+// links (both ends send one).
 func residualLinksFn(ctx context.Context, u int, labels func(*int) bool, told func(*int) bool, emit func(int, []byte)) {
 	var own, t int
 	labels(&own)
+	var others []int // the names told that differ from own, once each
 	for told(&t) {
 		if t != own {
-			residualCounter.Inc(ctx, 1)
-			e := encodeKeyed(min(own, t), 0, false)
-			e = append(e, encodeKeyed(max(own, t), 0, false)...)
-			shuffled(ctx, stageDedup, len(e)+8)
-			emit(0, e)
+			others = append(others, t)
 		}
+	}
+	slices.Sort(others)
+	for _, t := range slices.Compact(others) {
+		e := encodeKeyed(min(own, t), 0, false)
+		e = append(e, encodeKeyed(max(own, t), 0, false)...)
+		shuffled(ctx, stageDedup, len(e)+8)
+		emit(0, e)
 	}
 }
 
@@ -270,6 +276,10 @@ func joinLabelsFn(ctx context.Context, _ int, pairs func(*[]byte) bool, emit fun
 		ends = append(ends, [2]int{a, c})
 		names = append(names, a, c)
 	}
+	// Both ends of a link send it: the counter counts each link once.
+	slices.SortFunc(ends, func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	ends = slices.Compact(ends)
+	residualCounter.Inc(ctx, int64(len(ends)))
 	slices.Sort(names)
 	names = slices.Compact(names)
 	u := newUnionFind(len(names))

@@ -225,10 +225,13 @@ func typicalFn(rule int, words func(*int) bool) (int, int) {
 type learnFn struct {
 	Conf conf
 	opts pipeline.Options
+	dir  string // Settings.TemplatesDir, read once in Setup
 }
 
 func (f *learnFn) Setup() (err error) {
-	f.opts, err = f.Conf.settings().options()
+	set := f.Conf.settings()
+	f.dir = set.TemplatesDir
+	f.opts, err = set.options()
 	return err
 }
 
@@ -259,8 +262,8 @@ func (f *learnFn) ProcessElement(ctx context.Context, host string, plans func(*s
 		groups[i], smp[i] = p.Groups[dirKey(urlAt[s.At])], s.Sample
 	}
 	opts := f.opts
-	if dir := f.Conf.settings().TemplatesDir; dir != "" {
-		opts.Templates = fsStore{ctx: ctx, dir: dir}
+	if f.dir != "" {
+		opts.Templates = fsStore{ctx: ctx, dir: f.dir}
 	}
 	tpls, err := opts.LearnTemplates(groups, smp)
 	if err != nil {
