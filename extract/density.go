@@ -117,15 +117,18 @@ func (b *Block) textWeight() float64 {
 // their name: a long discussion can outweigh a short article and still
 // not be it. Whatever their weight, two kinds of name are cleared as
 // not naming the layout: an element named "header" below the page's
-// first <h1> that holds a running paragraph (sectionHeadWords), and an
-// id that is its first heading's slug (anchorID). Blocks under a cleared
-// name take the next hint above it.
+// first <h1> that holds a running paragraph (sectionHeadWords), an
+// id that is its first heading's slug (anchorID), and a caption whose
+// first block is a heading inside it: a card's caption (a shop's
+// "product-caption" over a name and a summary), where a picture's
+// caption is text, or the heading itself. Blocks under a cleared name
+// take the next hint above it.
 func overruleNames(p *Page) {
 	total := 0.0
 	under := map[*html.Node]float64{}
 	headline := -1                        // the first <h1>'s block
 	sectionHeads := map[*html.Node]bool{} // named elements that are sections: see sectionHeadWords, anchorID
-	opened := map[*html.Node]bool{}       // the elements named by their id whose first block was seen
+	opened := map[*html.Node]bool{}       // the elements named by their id or a caption whose first block was seen
 	for i, b := range p.Blocks {
 		if headline < 0 && b.Node.DataAtom == atom.H1 {
 			headline = i
@@ -137,6 +140,12 @@ func overruleNames(p *Page) {
 			}
 		}
 		for n := b.Node; n != nil && b.hint < 0; n = n.Parent {
+			if info := p.names[n]; info.hint < 0 && strings.HasSuffix(info.rule, "~caption") && !opened[n] {
+				opened[n] = true
+				if b.Kind == Heading && n != b.Node {
+					sectionHeads[n] = true
+				}
+			}
 			if info := p.names[n]; info.hint < 0 && strings.HasPrefix(info.rule, "id~") && !opened[n] {
 				opened[n] = true
 				if anchorID(n, b) {

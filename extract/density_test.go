@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,53 @@ func TestStampLink(t *testing.T) {
 	} {
 		if got := stampLink(s); got != want {
 			t.Errorf("stampLink(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestCardCaption: an element named a caption that holds a heading is a
+// card's text (a shop's "product-caption" over its name and summary), not
+// a picture's caption, while a heading that is itself named a caption
+// stays one; a CMS's taxonomy term on an item ("product_tag-...") names
+// no tag list.
+func TestCardCaption(t *testing.T) {
+	card := `<li class="product product_tag-garden-tools product_cat-outdoor"><a href="/p/%d"><img src="/i.jpg"></a><div class="product-caption"><h3><a href="/p/%d">Garden spade %d</a></h3><p>A strong spade of forged steel, for heavy clay soil.</p></div></li>`
+	var cards strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&cards, card, i, i, i)
+	}
+	page := `<html><body><main><h1>Garden tools</h1><ul class="products">` + cards.String() +
+		`</ul><figure><img src="/b.jpg"><h2 class="figure__caption">The shop at night. Photo: A. Painter</h2></figure></main></body></html>`
+	p, err := Extract([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, b := range p.Blocks {
+		switch {
+		case strings.HasPrefix(b.Text, "Garden spade"), strings.HasPrefix(b.Text, "A strong spade"):
+			seen++
+			if b.hint < 0 {
+				t.Errorf("%q carries the boilerplate name %s", b.Text, b.hintRule)
+			}
+		case strings.HasPrefix(b.Text, "The shop at night"):
+			seen++
+			if b.hintRule != "class~caption" {
+				t.Errorf("the picture's caption is named %q, want class~caption", b.hintRule)
+			}
+		}
+	}
+	if seen != 13 {
+		t.Errorf("saw %d of the 13 blocks", seen)
+	}
+	for name, term := range map[string]bool{
+		"product_tag-4wd-accessories": true,
+		"product_cat-outdoor-gear":    true,
+		"tag-cloud":                   false,
+		"post_tags":                   false,
+	} {
+		if got := termName(name); got != term {
+			t.Errorf("termName(%q) = %v, want %v", name, got, term)
 		}
 	}
 }

@@ -69,7 +69,7 @@ type nameVerdict struct {
 func judgeName(name string, builder bool) nameVerdict {
 	var buf [16]string
 	toks := nameTokens(name, buf[:0])
-	if taxonomyName(toks) {
+	if taxonomyName(toks) || termName(name) {
 		return nameVerdict{}
 	}
 	toks = builderName(toks, builder)
@@ -153,6 +153,19 @@ func taxonomyName(toks []string) bool {
 		return false
 	}
 	return true
+}
+
+// termName reports whether a name is a custom taxonomy's term that a
+// CMS gives an item, in WordPress's form taxonomy_slug-term
+// ("product_tag-4wd-accessories", "product_cat-outdoor-gear"): like
+// taxonomyName's, it labels the item, not a tag list.
+func termName(name string) bool {
+	for _, t := range []string{"_tag-", "_cat-", "_category-"} {
+		if i := strings.Index(name, t); i > 0 && i+len(t) < len(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // readNames judges an element's class, id and itemprop. Each class name
