@@ -144,8 +144,8 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 	p.Title, p.Lang = headInfo(doc)
 	p.Blocks, p.names = segmentVisit(doc, opts.Visitor)
 	p.visitor = opts.Visitor
-	if all, _ := p.Words(); all == 0 {
-		noscriptFallback(p, dec.Text)
+	if all, _ := p.Words(); all < unhideMaxWords {
+		noscriptFallback(p, dec.Text, all)
 	}
 	unhideFallback(p)
 	if p.Lang == "" {

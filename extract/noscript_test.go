@@ -17,6 +17,8 @@ func TestNoscriptFallback(t *testing.T) {
 	}{
 		{"script-rendered", `<html><head><title>Topic</title></head><body><div id="app"></div><noscript><header><a href="/">Community</a></header><div id="main"><h1>Update broken</h1><div class="post"><p>` + post + `</p></div></div></noscript></body></html>`, "rolling back fixed it", true},
 		{"visible-text", `<html><body><article><p>` + post + `</p></article><noscript><p>Please enable JavaScript to use every feature of this site.</p></noscript></body></html>`, "rolling back fixed it", false},
+		{"top-bar-visible", `<html><head><title>Topic</title></head><body><div class="bar"><a href="/">Community</a> <a href="/calc">calc</a> <a href="/donate">donate now</a></div><div id="app"></div><noscript><div id="main"><h1>Update broken</h1><div class="post"><p>` + post + `</p></div></div></noscript></body></html>`, "rolling back fixed it", true},
+		{"short-page", `<html><body><p>Closed on Monday, 3 June, for the holiday.</p><noscript><p>Please enable JavaScript to use every feature of this site.</p></noscript></body></html>`, "Closed on Monday", false},
 		{"empty-noscript", `<html><body><div id="app"></div><noscript></noscript></body></html>`, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
