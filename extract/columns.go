@@ -80,7 +80,7 @@ func (c *classifier) keepMainColumn() {
 	chrome := c.chromeTest()
 	// On a service page the linked cards are the page's sections, unless
 	// they point at articles: a news site's section front.
-	teasers := p.Type != TypeService || !newsFront(p.Blocks)
+	teasers := p.Type != TypeService || !newsFront(p, false)
 	kept, running, column := 0, 0, 0
 	var candidates, runs []*Block
 	for _, b := range p.Blocks {
@@ -269,19 +269,35 @@ func hasEvidence(p *Page, e string) bool { return slices.Contains(p.TypeEvidence
 
 // newsFront reports whether most of a page's teaser headlines link to
 // articles (articleURL): the front of a news section, whose story
-// summaries are pointers to other pages, not sections of its own.
-func newsFront(blocks []*Block) bool {
+// summaries are pointers to other pages, not sections of its own. With
+// own set, only links to the page's own site count (a relative link, or
+// the host of p.URL): a page that cites other sites' stories ("in the
+// news") is no front of its own stories.
+func newsFront(p *Page, own bool) bool {
 	heads, articles := 0, 0
-	for _, b := range blocks {
+	for _, b := range p.Blocks {
 		if !b.teaser || !b.inLink && b.LinkDensity() <= 0.8 {
 			continue
 		}
 		heads++
-		if a := firstLink(b.Node); a != nil && articleURL(attr(a, "href")) {
+		if a := firstLink(b.Node); a != nil && articleURL(attr(a, "href")) && (!own || ownLink(p, attr(a, "href"))) {
 			articles++
 		}
 	}
 	return heads > 0 && 2*articles >= heads
+}
+
+// ownLink reports whether href points into the page's own site: it has
+// no host, or the host of the page's URL (a leading "www." aside).
+func ownLink(p *Page, href string) bool {
+	u, err := url.Parse(href)
+	if err != nil {
+		return false
+	}
+	if u.Host == "" {
+		return true
+	}
+	return p.URL != nil && strings.TrimPrefix(strings.ToLower(u.Host), "www.") == strings.TrimPrefix(strings.ToLower(p.URL.Host), "www.")
 }
 
 // firstLink is the first <a href> at or under n, or its nearest <a href>

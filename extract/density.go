@@ -322,6 +322,7 @@ func classifyDensity(p *Page) {
 	c.trimEdges()
 	c.keepShortItems()
 	c.keepMainColumn()
+	c.keepColumnFallback()
 	c.dropReviews()
 }
 

@@ -26,7 +26,8 @@ package extract
 //   - pictures: [ReasonCaption], [ReasonCredit], [ReasonLabel];
 //   - what is kept: [ReasonInRegion], [ReasonTitle], [ReasonLead],
 //     [ReasonAuthor], [ReasonSpecList]; on pages of many items, the main
-//     column: [ReasonMainColumn], [ReasonShortItems];
+//     column: [ReasonMainColumn], [ReasonShortItems]; on a page left
+//     nearly empty, [ReasonColumnFallback];
 //   - customers' reviews on a product page: [ReasonReviews];
 //   - cookie and consent banners: [ReasonConsent]; dialogs: [ReasonDialog].
 const (
@@ -274,6 +275,7 @@ var reasonLegend = map[string]string{
 	ReasonTail:           "a short sign-off line after the article's last longer block",
 	ReasonShortItems:     "a page of short items only: kept rather than leave the page empty",
 	ReasonMainColumn:     "a page of many items or sections: the main column outside page chrome is kept",
+	ReasonColumnFallback: "the page kept under 30 words: its main column outside page chrome is kept rather than leave it nearly empty",
 	ReasonReviews:        "on a product page, under an element named for reviews or testimonials",
 	ReasonConsent:        "a cookie or consent notice in a dialog or banner",
 	ReasonDialog:         "in a dialog (role dialog, aria-modal, <dialog>) that holds less than half of the page",

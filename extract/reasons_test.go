@@ -24,7 +24,7 @@ var densityReasons = []string{
 // contentReasons are the reasons that keep a block; all others drop it.
 var contentReasons = map[string]bool{
 	ReasonTitle: true, ReasonSpecList: true, ReasonAuthor: true, ReasonLead: true, ReasonInRegion: true,
-	ReasonShortItems: true, ReasonMainColumn: true,
+	ReasonShortItems: true, ReasonMainColumn: true, ReasonColumnFallback: true,
 }
 
 // reasonPages lists the pages under testdata/reasons and parses the
