@@ -1,0 +1,39 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestProductColumn: a product page whose one long paragraph is a review
+// summary far from the product keeps the product's boxes (name, price,
+// features, dimensions) and leaves out the grids of other products.
+func TestProductColumn(t *testing.T) {
+	var grid strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&grid, `<div class="card"><a href="/chair-%d"><img src="/c%d.jpg"><p>Office chair model %d</p></a><p>$%d.99</p></div>`, i, i, i, 200+i)
+	}
+	page := `<html><head><title>Sharann chair</title></head><body><header><nav><a href="/">Home</a> <a href="/furniture">Furniture</a> <a href="/lighting">Lighting</a></nav></header><main>` +
+		`<div class="box"><h1>Sharann Executive Chair</h1><div><span>$659.99</span> <span>was $761.98</span></div></div>` +
+		`<section><h2>Sponsored</h2>` + grid.String() + `</section>` +
+		`<div class="box"><div><div><h2>Features</h2><ul><li>Hand-applied antique brass nail trim</li><li>Adjustable seat height</li><li>Padded arms</li></ul></div></div>` +
+		`<div><div><h2>Dimensions</h2><div><div>Seat: 20 H x 24 W x 19 D</div><div>Overall: 43 H x 27 W x 28 D</div><div>Weight: 58 lb.</div></div></div></div></div>` +
+		`<div class="box"><div><div><p>Customers praise this product's comfort, ease of assembly, and stylish appearance. Many appreciate the sturdy build and the soft leather, while some mention that the seat runs firm at first and softens over a few weeks of daily use at a desk.</p></div></div></div>` +
+		`<section><h2>You may also like</h2>` + grid.String() + `</section></main><footer><a href="/help">Help</a></footer></body></html>`
+	p, err := Parse([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Type = TypeProduct
+	Classify(p)
+	text := p.Text()
+	for _, want := range []string{"Adjustable seat height", "Overall: 43 H", "$659.99"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q lost: text %q", want, text)
+		}
+	}
+	if strings.Contains(text, "Office chair model") {
+		t.Errorf("the grid of other products kept: %q", text)
+	}
+}
