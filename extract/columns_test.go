@@ -37,3 +37,31 @@ func TestProductColumn(t *testing.T) {
 		t.Errorf("the grid of other products kept: %q", text)
 	}
 }
+
+// TestSureServiceColumn: a page the model is sure is a service page keeps
+// every section of its column, even when its region (one long section)
+// holds most of the column's words; unsure, the region stands alone.
+func TestSureServiceColumn(t *testing.T) {
+	long := strings.Repeat("Our engineers audit your cloud accounts, find the open doors and close them before anyone walks through, and they explain every change to your team. ", 8)
+	var cards strings.Builder
+	for _, name := range []string{"Network monitoring", "Backup and recovery", "Staff training"} {
+		fmt.Fprintf(&cards, `<div class="col"><div class="card"><h3>%s</h3><p>We set it up in a week and look after it every day of the year.</p></div></div>`, name)
+	}
+	var partners strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&partners, `<div class="logo"><a href="https://partner%d.example.com/">Partner company number %d</a></div>`, i, i)
+	}
+	page := `<html><body><header><nav><a href="/">Home</a> <a href="/services">Services</a></nav></header><main><section class="intro"><div><div><h1>Cloud security</h1><p>` + long +
+		`</p></div></div></section></main><section><h2>Our partners</h2>` + partners.String() + `</section><section class="more"><div class="row">` + cards.String() + `</div></section><footer><a href="/jobs">Jobs</a></footer></body></html>`
+	for _, conf := range []float64{0.9, 0.3} {
+		p, err := Parse([]byte(page), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Type, p.TypeConfidence = TypeService, conf
+		Classify(p)
+		if got, want := strings.Contains(p.Text(), "Backup and recovery"), conf >= sureItemsProb; got != want {
+			t.Errorf("confidence %.1f: the other sections kept %v, want %v; text %q", conf, got, want, p.Text())
+		}
+	}
+}
