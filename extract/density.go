@@ -927,11 +927,19 @@ func (c *classifier) hintWithin(n, region *html.Node) int {
 
 // insideForm reports whether n sits in a <form> below the region: a
 // comment, search or newsletter form. (A form that wraps the whole page,
-// as ASP.NET pages do, is above the region and does not count.)
+// as ASP.NET pages do, is above the region and does not count, and so
+// does a form around <article> elements that hold n: a forum's posts
+// wrapped for moderators' check boxes.)
 func (c *classifier) insideForm(n, region *html.Node) bool {
+	post := false
 	for ; n != nil && n != region; n = n.Parent {
-		if n.DataAtom == atom.Form || n.DataAtom == atom.Fieldset {
-			return true
+		switch n.DataAtom {
+		case atom.Article:
+			post = true
+		case atom.Form, atom.Fieldset:
+			if !post {
+				return true
+			}
 		}
 	}
 	return false

@@ -156,3 +156,28 @@ func TestCardCaption(t *testing.T) {
 		}
 	}
 }
+
+// TestPostsInForm: a forum page that wraps its replies in a form (moderators
+// check boxes) keeps the posts; a form of its own inputs in the region
+// (a reply box) stays out.
+func TestPostsInForm(t *testing.T) {
+	var posts strings.Builder
+	for i := range 4 {
+		fmt.Fprintf(&posts, `<article class="post"><div class="author">user%d</div><div class="body"><p>I had the same case for a year, and reply number %d says the rear fan header is for the lights, which the manual never explains at all.</p></div><input type="checkbox" name="sel%d"></article>`, i, i, i)
+	}
+	page := `<html><body><nav><a href="/">Forums</a> <a href="/new">New</a></nav><main><h1>New case</h1><article class="post"><div class="author">starter</div><div class="body"><p>The new case has two fan headers, one at the back and one at the bottom, and I cannot tell what either is for. Has anyone found out what they do?</p></div></article><form action="/moderate" method="post">` + posts.String() +
+		`</form><form action="/reply" method="post"><p>Reply to this topic, and keep it friendly please.</p><textarea></textarea><button>Submit reply</button></form></main></body></html>`
+	p, err := Parse([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Type = TypeForum
+	Classify(p)
+	text := p.Text()
+	if !strings.Contains(text, "reply number 3 says") {
+		t.Errorf("the posts in the form are lost: %q", text)
+	}
+	if strings.Contains(text, "keep it friendly") {
+		t.Errorf("the reply form is kept: %q", text)
+	}
+}

@@ -150,7 +150,9 @@ const (
 	// ReasonForm (boilerplate) marks a block inside a <form> or
 	// <fieldset> below the region element: a comment, search or
 	// newsletter form. A form that wraps the whole page, as ASP.NET pages
-	// do, sits above the region and does not count (c9e43db).
+	// do, sits above the region and does not count (c9e43db), nor does a
+	// form around <article> elements that hold the block: a forum's
+	// replies wrapped for moderators' check boxes.
 	ReasonForm = "form"
 
 	// ReasonFragment (boilerplate) marks a paragraph, quote or caption of
