@@ -50,17 +50,35 @@ var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{
 
 // title is the headline: the <h1> headline picked when a structured
 // title agrees with it, otherwise the structured title; either with the
-// site's name cut off.
-func (c *collector) title() valued {
+// site's name cut off. A service page's <h1> is more often a slogan
+// ("Moving made simple") than the page's name, which its structured
+// title gives ("Local Movers in Springfield | Acme"): there the
+// structured title wins unless one of its segments is the heading.
+func (c *collector) title(pageType string) valued {
+	refs := c.titleRefs()
 	if c.agreed {
-		return valued{cutSite(c.anchor.text, c.site.val, c.host), SourceHeadline}
+		h := cutSite(c.anchor.text, c.site.val, c.host)
+		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) {
+			return valued{h, SourceHeadline}
+		}
 	}
-	for _, r := range c.titleRefs() {
+	for _, r := range refs {
 		if t := cutSite(r.val, c.site.val, c.host); t != "" {
 			return valued{t, r.source}
 		}
 	}
 	return valued{}
+}
+
+// segmentOf says whether h is one of the segments of the title t
+// (titleSegments), or all of it.
+func segmentOf(h, t string) bool {
+	for _, s := range titleSegments(t) {
+		if sameText(s, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // titleRefs are the page's structured titles, most trusted first: the

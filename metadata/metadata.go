@@ -165,7 +165,7 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 		base = base.ResolveReference(c.base)
 	}
 	m.SiteName = m.pick("site_name", c.site)
-	m.Title = m.pick("title", c.title())
+	m.Title = m.pick("title", c.title(in.PageType))
 	if authored(in.PageType) {
 		m.Authors = m.pickList("authors", c.authors())
 		if in.PageType == "forum" && len(m.Authors) > 1 {

@@ -296,3 +296,22 @@ func TestShownLocalDay(t *testing.T) {
 		})
 	}
 }
+
+func TestServiceTitle(t *testing.T) {
+	page := `<html><head><title>Local Movers in Springfield | Acme Moving</title>
+<meta property="og:site_name" content="Acme Moving"></head>
+<body><h1>Moving made simple in Springfield</h1></body></html>`
+	doc, _ := html.Parse(strings.NewReader(page))
+	if m := Read(doc, Input{PageType: "service"}, Options{Now: testNow}); m.Title != "Local Movers in Springfield" {
+		t.Errorf("service page title %q, want the structured title over the slogan <h1>", m.Title)
+	}
+	if m := Read(doc, Input{PageType: "article"}, Options{Now: testNow}); m.Title != "Moving made simple in Springfield" {
+		t.Errorf("article title %q, want the <h1>", m.Title)
+	}
+	page = `<html><head><title>Local Movers | Springfield Moving Services | Acme</title></head>
+<body><h1>Local movers</h1></body></html>`
+	doc, _ = html.Parse(strings.NewReader(page))
+	if m := Read(doc, Input{PageType: "service"}, Options{Now: testNow}); m.Title != "Local movers" {
+		t.Errorf("service page title %q, want the <h1> that is a segment of the title", m.Title)
+	}
+}
