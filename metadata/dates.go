@@ -108,6 +108,10 @@ var months = func() map[string]int {
 		{"ledna", "února", "března", "dubna", "května", "června", "července", "srpna", "září", "října", "listopadu", "prosince"},
 		{"ocak", "şubat", "mart", "nisan", "mayıs", "haziran", "temmuz", "ağustos", "eylül", "ekim", "kasım", "aralık"},
 		{"ianuarie", "februarie", "martie", "aprilie", "", "iunie", "iulie", "", "septembrie", "octombrie", "noiembrie", "decembrie"},
+		{"يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر", "نوفمبر", "ديسمبر"},
+		{"", "فبراير", "", "ابريل", "", "يونية", "يوليه", "اغسطس", "", "اكتوبر", "", ""},
+		{"ιανουαρίου", "φεβρουαρίου", "μαρτίου", "απριλίου", "μαΐου", "ιουνίου", "ιουλίου", "αυγούστου", "σεπτεμβρίου", "οκτωβρίου", "νοεμβρίου", "δεκεμβρίου"},
+		{"tammikuuta", "helmikuuta", "maaliskuuta", "huhtikuuta", "toukokuuta", "kesäkuuta", "heinäkuuta", "elokuuta", "syyskuuta", "lokakuuta", "marraskuuta", "joulukuuta"},
 	}
 	for _, l := range lists {
 		for i, name := range l {
