@@ -318,3 +318,26 @@ func TestServiceTitle(t *testing.T) {
 		t.Errorf("service page title %q, want the <h1> that is a segment of the title", m.Title)
 	}
 }
+
+func TestFrontHasNoDate(t *testing.T) {
+	page := `<html><head><meta property="article:published_time" content="2024-01-02"></head><body><h1>News</h1></body></html>`
+	doc, _ := html.Parse(strings.NewReader(page))
+	for _, c := range []struct {
+		addr, pageType, want string
+	}{
+		{"https://example.com/news", "listing", ""},
+		{"https://example.com/", "service", ""},
+		{"https://example.com/sport/schedule", "listing", ""},
+		{"https://example.com/news", "article", "2024-01-02"},
+		{"https://example.com/news/rivers-in-flood-after-rain", "listing", "2024-01-02"},
+		{"https://example.com/news/2024/floods", "listing", "2024-01-02"},
+		{"https://example.com/?p=959", "listing", "2024-01-02"},
+		{"https://example.com/a/b/c", "listing", "2024-01-02"},
+		{"", "listing", "2024-01-02"},
+	} {
+		u, _ := url.Parse(c.addr)
+		if m := Read(doc, Input{URL: u, PageType: c.pageType}, Options{Now: testNow}); m.Published != c.want {
+			t.Errorf("%s %q: published %q, want %q", c.pageType, c.addr, m.Published, c.want)
+		}
+	}
+}
