@@ -683,6 +683,7 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 	// is the original publication (sites rewrite datePublished when they
 	// republish); without a structured date it is the date.
 	var vis date
+	visAfter := false // vis stands below the headline
 	// Near the headline first, then below it, then anywhere.
 	unread := make([]bool, len(c.shown)) // no date in it: not read again on a later pass
 	for pass := range 3 {
@@ -713,6 +714,7 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 			if accept(dst, d, sh.text, source) && dst == &vis {
 				// Just below the headline, or marked as the publication.
 				vis.near = near || containsAny(sh.hint, "pubdate", "publish")
+				visAfter = after
 			}
 		}
 	}
@@ -723,8 +725,10 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 			vis = labelled
 		}
 	}
-	if !vis.ok() || !vis.near {
-		// A short date line just below the headline, whatever its class.
+	if !vis.ok() || !vis.near || !visAfter {
+		// A short date line just below the headline, whatever its class;
+		// it wins over a dated line above the headline (the last item of
+		// a sidebar's list of other articles).
 		var line date
 		if c.anchor != nil && take(&line, c.anchor.line, SourceByline, false) && !updateWords.MatchString(c.anchor.line) {
 			line.near = true

@@ -341,3 +341,11 @@ func TestFrontHasNoDate(t *testing.T) {
 		}
 	}
 }
+
+func TestDateLineBelowHeadline(t *testing.T) {
+	page := `<html><body><div class="sidebar"><a href="/a">Other story</a><span class="field-date">12/16/2024</span></div>
+<h1>Goats on the hill</h1><p>03/01/2017</p><p>The goats came back to the hill this spring, as they did every year.</p></body></html>`
+	if m := read(t, page, ""); m.Published != "2017-03-01" {
+		t.Errorf("published %q from %q, want the date line below the headline", m.Published, m.Sources["published"])
+	}
+}
