@@ -477,8 +477,9 @@ const (
 )
 
 // scanDates is the last resort: the day written most often in the page's
-// short texts (the earliest of equals: the original publication).
-func (c *collector) scanDates(now time.Time) date {
+// short texts (the earliest of equals: the original publication), and
+// how many different days they write.
+func (c *collector) scanDates(now time.Time) (date, int) {
 	count := map[string]int{}
 	days := map[string]date{}
 	nodes := 0
@@ -518,7 +519,7 @@ func (c *collector) scanDates(now time.Time) date {
 		}
 	}
 	best.source = SourceText
-	return best
+	return best, len(count)
 }
 
 // republished says whether the page was republished on the day it shows
@@ -777,8 +778,13 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 		}
 		take(&out.published, head, SourceText, false)
 	}
-	if !out.published.ok() && authored(pageType) {
-		if d := c.scanDates(now); d.ok() {
+	if !out.published.ok() && (authored(pageType) || pageType == "service") {
+		// A service page's dates are its offers' and its news items',
+		// unless it writes a single day: then that is the page's (on
+		// htmldate, whose labels date every page, F 0.9541 -> 0.9552 on
+		// the tuned half and 0.9375 -> 0.9441 held out; wcxb-dev-even
+		// one page fewer right on the tuned half, none on the other).
+		if d, days := c.scanDates(now); d.ok() && (authored(pageType) || days == 1) {
 			out.published = d
 		}
 	}

@@ -349,3 +349,16 @@ func TestDateLineBelowHeadline(t *testing.T) {
 		t.Errorf("published %q from %q, want the date line below the headline", m.Published, m.Sources["published"])
 	}
 }
+
+func TestServiceSingleDay(t *testing.T) {
+	one := `<html><body><h1>Hazardous goods service</h1><p>` + strings.Repeat("We handle your paperwork. ", 20) +
+		`</p><footer><p>19.12.2019</p></footer></body></html>`
+	two := `<html><body><h1>Holiday offers</h1><p>` + strings.Repeat("Sunny beaches and long walks. ", 20) +
+		`</p><p>Book by 31.12.2019</p><p>Travel until 15.03.2020</p></body></html>`
+	for _, c := range []struct{ page, want string }{{one, "2019-12-19"}, {two, ""}} {
+		doc, _ := html.Parse(strings.NewReader(c.page))
+		if m := Read(doc, Input{PageType: "service"}, Options{Now: testNow}); m.Published != c.want {
+			t.Errorf("service page published %q, want %q", m.Published, c.want)
+		}
+	}
+}
