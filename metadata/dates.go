@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -398,6 +399,24 @@ var (
 	}
 )
 
+// publishedSuffixes end the meta keys of a publication date in a
+// namespace of a site's own ("acme:published_time", "photos:uploaded").
+var publishedSuffixes = set("published_time", "published", "uploaded", "pubdate", "publishdate", "publish_date",
+	"date_published", "datepublished", "publication_date", "release_date")
+
+// namespacedKeys are the page's meta keys, in sorted order, that name a
+// publication date in a namespace not among publishedKeys'.
+func (c *collector) namespacedKeys() []string {
+	var keys []string
+	for k := range c.metas {
+		if i := strings.LastIndexAny(k, ":."); i > 0 && publishedSuffixes[k[i+1:]] && !slices.Contains(publishedKeys, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // parseAs reads a date from an attribute value (value) or from text.
 func parseAs(v string, value bool) (date, bool) {
 	if value {
@@ -673,6 +692,9 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 	var ldPub, metaPub date
 	take(&ldPub, c.ld.published, SourceJSONLD, true)
 	takeKeys(&metaPub, publishedKeys)
+	if !metaPub.ok() {
+		takeKeys(&metaPub, c.namespacedKeys())
+	}
 	out.published = ldPub
 	if !ldPub.ok() || metaPub.ok() && metaPub.day() != ldPub.day() && c.shows(metaPub) && !c.shows(ldPub) {
 		out.published = metaPub

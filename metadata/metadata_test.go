@@ -362,3 +362,10 @@ func TestServiceSingleDay(t *testing.T) {
 		}
 	}
 }
+
+func TestNamespacedDateKey(t *testing.T) {
+	page := `<html><head><meta property="photos:uploaded" content="2013-02-16T04:36:36-05:00"><meta property="photos:rating" content="93.5"></head><body><h1>Spring</h1></body></html>`
+	if m := read(t, page, ""); m.Published != "2013-02-16" || m.Sources["published"] != SourceMeta {
+		t.Errorf("published %q from %q, want the site-namespaced upload day", m.Published, m.Sources["published"])
+	}
+}
