@@ -227,18 +227,35 @@ func findDateIn(s string) (date, int, bool) {
 			}
 		}
 	}
-	try(isoRe, func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} })
-	try(ymdRe, func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} })
-	try(cjkRe, func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} })
-	try(dmyRe, func(p []string) date { return date{y: atoi(p[3]), m: atoi(p[2]), d: atoi(p[1])} })
-	try(dashRe, func(p []string) date { return date{y: atoi(p[3]), m: atoi(p[2]), d: atoi(p[1])} })
-	try(mdyRe, func(p []string) date {
-		a, b := atoi(p[1]), atoi(p[2])
-		if a > 12 { // the day comes first
-			a, b = b, a
-		}
-		return date{y: atoi(p[3]), m: a, d: b}
-	})
+	// Each form needs its separator: a text without it is not run
+	// through the form's pattern.
+	dash, slash, dot := strings.IndexByte(s, '-') >= 0, strings.IndexByte(s, '/') >= 0, strings.IndexByte(s, '.') >= 0
+	ymd := func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} }
+	dmy := func(p []string) date { return date{y: atoi(p[3]), m: atoi(p[2]), d: atoi(p[1])} }
+	if dash {
+		try(isoRe, ymd)
+	}
+	if slash || dot {
+		try(ymdRe, ymd)
+	}
+	if strings.Contains(s, "年") || strings.Contains(s, "년") {
+		try(cjkRe, ymd)
+	}
+	if dot {
+		try(dmyRe, dmy)
+	}
+	if dash {
+		try(dashRe, dmy)
+	}
+	if slash {
+		try(mdyRe, func(p []string) date {
+			a, b := atoi(p[1]), atoi(p[2])
+			if a > 12 { // the day comes first
+				a, b = b, a
+			}
+			return date{y: atoi(p[3]), m: a, d: b}
+		})
+	}
 	if d, pos, ok := namedMonth(s); ok && pos < at {
 		best, at = d, pos
 	}
