@@ -157,7 +157,7 @@ func TestCardCaption(t *testing.T) {
 	}
 }
 
-// TestPostsInForm: a forum page that wraps its replies in a form (moderators
+// TestPostsInForm: a forum page that wraps its replies in a form (moderators'
 // check boxes) keeps the posts; a form of its own inputs in the region
 // (a reply box) stays out.
 func TestPostsInForm(t *testing.T) {
