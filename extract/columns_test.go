@@ -21,13 +21,7 @@ func TestProductColumn(t *testing.T) {
 		`<div><div><h2>Dimensions</h2><div><div>Seat: 20 H x 24 W x 19 D</div><div>Overall: 43 H x 27 W x 28 D</div><div>Weight: 58 lb.</div></div></div></div></div>` +
 		`<div class="box"><div><div><p>Customers praise this product's comfort, ease of assembly, and stylish appearance. Many appreciate the sturdy build and the soft leather, while some mention that the seat runs firm at first and softens over a few weeks of daily use at a desk.</p></div></div></div>` +
 		`<section><h2>You may also like</h2>` + grid.String() + `</section></main><footer><a href="/help">Help</a></footer></body></html>`
-	p, err := Parse([]byte(page), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Type = TypeProduct
-	Classify(p)
-	text := p.Text()
+	text := classifyAs(t, page, Options{}, TypeProduct, 0).Text()
 	for _, want := range []string{"Adjustable seat height", "Overall: 43 H", "$659.99"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%q lost: text %q", want, text)
@@ -54,14 +48,22 @@ func TestSureServiceColumn(t *testing.T) {
 	page := `<html><body><header><nav><a href="/">Home</a> <a href="/services">Services</a></nav></header><main><section class="intro"><div><div><h1>Cloud security</h1><p>` + long +
 		`</p></div></div></section></main><section><h2>Our partners</h2>` + partners.String() + `</section><section class="more"><div class="row">` + cards.String() + `</div></section><footer><a href="/jobs">Jobs</a></footer></body></html>`
 	for _, conf := range []float64{0.9, 0.3} {
-		p, err := Parse([]byte(page), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Type, p.TypeConfidence = TypeService, conf
-		Classify(p)
+		p := classifyAs(t, page, Options{}, TypeService, conf)
 		if got, want := strings.Contains(p.Text(), "Backup and recovery"), conf >= sureItemsProb; got != want {
 			t.Errorf("confidence %.1f: the other sections kept %v, want %v; text %q", conf, got, want, p.Text())
 		}
 	}
+}
+
+// classifyAs parses page, gives it the page type pt with the model's
+// confidence conf, as ClassifyType would, and classifies its blocks.
+func classifyAs(t *testing.T, page string, opts Options, pt PageType, conf float64) *Page {
+	t.Helper()
+	p, err := Parse([]byte(page), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Type, p.TypeConfidence = pt, conf
+	Classify(p)
+	return p
 }

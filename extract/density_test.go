@@ -167,13 +167,7 @@ func TestPostsInForm(t *testing.T) {
 	}
 	page := `<html><body><nav><a href="/">Forums</a> <a href="/new">New</a></nav><main><h1>New case</h1><article class="post"><div class="author">starter</div><div class="body"><p>The new case has two fan headers, one at the back and one at the bottom, and I cannot tell what either is for. Has anyone found out what they do?</p></div></article><form action="/moderate" method="post">` + posts.String() +
 		`</form><form action="/reply" method="post"><p>Reply to this topic, and keep it friendly please.</p><textarea></textarea><button>Submit reply</button></form></main></body></html>`
-	p, err := Parse([]byte(page), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Type = TypeForum
-	Classify(p)
-	text := p.Text()
+	text := classifyAs(t, page, Options{}, TypeForum, 0).Text()
 	if !strings.Contains(text, "reply number 3 says") {
 		t.Errorf("the posts in the form are lost: %q", text)
 	}

@@ -112,8 +112,9 @@ func onlyDensity(b *Block) bool {
 // nothing; its column is what the page says. Blocks mostly of links
 // stay out unless they are headings, an item's linked title. The front
 // of a news section (newsFront, of its own stories) stays as it is: its
-// summaries point at the stories, and CleanPortalEval's golds leave them out ("this page
-// contains no article"; with them its template F1 fell 0.9729 -> 0.9621).
+// summaries point at the stories, and CleanPortalEval's golds leave them
+// out ("this page contains no article"; with them its template F1 fell
+// 0.9729 -> 0.9621).
 const ReasonColumnFallback = "column-fallback"
 
 // emptyWords is the kept text under which a page counts as nearly empty.

@@ -35,13 +35,8 @@ func TestColumnFallback(t *testing.T) {
 		}
 		page := `<html><head><title>In the news</title></head><body>` + nav + `<main><article><header><div class="hero"><h1>We are changing the world, one pupil at a time.</h1></div></header><div><section class="page-section"><h1>Our programs in the news</h1></section>` +
 			items.String() + `</div></article></main><footer><p>© 2025 Reading programs</p></footer></body></html>`
-		p, err := Parse([]byte(page), Options{URL: &url.URL{Scheme: "https", Host: "www.reading.example.org", Path: "/about/in-the-news/"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Type = TypeArticle
-		Classify(p)
-		text := p.Text()
+		opts := Options{URL: &url.URL{Scheme: "https", Host: "www.reading.example.org", Path: "/about/in-the-news/"}}
+		text := classifyAs(t, page, opts, TypeArticle, 0).Text()
 		for _, want := range []string{"At the local level, 103 pupils", "Tutoring program 5 helps"} {
 			if strings.Contains(text, want) != c.column {
 				t.Errorf("%s: %q in the text is %v, want %v; text %q", c.name, want, !c.column, c.column, text)
