@@ -70,3 +70,33 @@ func TestSiteFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteSampleBound: whatever the order pages arrive and accumulators
+// merge in, the combiner keeps a site's Cap first pages by place (the
+// pages winnow run's pass 1 would sample, in its input order) and no
+// more: the template stage's sample is bounded per site.
+func TestSiteSampleBound(t *testing.T) {
+	c := &siteCombine{Cap: 80}
+	var all []place
+	for f := range 5 {
+		for r := range 40 {
+			all = append(all, place{f, r})
+		}
+	}
+	// Pages in a scrambled order over three accumulators.
+	accs := []siteAcc{c.CreateAccumulator(), c.CreateAccumulator(), c.CreateAccumulator()}
+	for i := range all {
+		at := all[(i*77)%len(all)] // 77 is prime to 200: every page once
+		url := fmt.Sprintf("https://a.example/f%d/r%d", at.File, at.Rec)
+		accs[i%3] = c.AddInput(accs[i%3], encodePageRef(pageRef{At: at, URL: url}))
+	}
+	p := c.ExtractOutput(c.MergeAccumulators(c.MergeAccumulators(accs[2], accs[0]), accs[1]))
+	if len(p.First) != c.Cap {
+		t.Fatalf("the site's sample holds %d pages of %d, want the cap %d", len(p.First), len(all), c.Cap)
+	}
+	for i, r := range p.First {
+		if r.At != all[i] {
+			t.Fatalf("sampled page %d is at %v, want %v (the first %d pages by place)", i, r.At, all[i], c.Cap)
+		}
+	}
+}

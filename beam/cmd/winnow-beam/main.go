@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -49,6 +50,7 @@ var (
 	render     = flag.Bool("render", false, "refused: the layout pass (winnow run --render) is local-only")
 	method     = flag.String("method", pipeline.DefaultDedupOptions().Method.String(), "with --dedup: candidate search, minhash or simhash")
 	k          = flag.Int("k", pipeline.DefaultDedupOptions().K, "with --dedup --method simhash: Hamming distance of candidates (0-8)")
+	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of this process to this file (with Prism, the job's workers run here too)")
 )
 
 func main() {
@@ -105,6 +107,17 @@ func run(ctx context.Context) error {
 	}
 	if err := set.Validate(); err != nil {
 		return usageError{err}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	paths, err := winnowbeam.ReadManifestFile(ctx, *inputs)
 	if err != nil {
