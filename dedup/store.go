@@ -46,6 +46,7 @@ import (
 //	"u" URL                    id (uvarint)
 //	"t" table permuted id      SimHash tables (empty value)
 //	"b" band key(4) id         MinHash bands (empty value)
+//	"v" id(8) id               MinHash (version 5): a verified near-duplicate of id (empty value)
 //	"s" gen signature(8) id    signatures (empty value)
 //	"g" gen id                 a document's signatures in generation gen
 //	"x" id                     the text, for the methods that need statistics
@@ -72,19 +73,25 @@ type Store struct {
 }
 
 // StoreVersion is the newest version of the key layout, that of new
-// MinHash and SimHash stores. Version 4 signs the MinHash signature (and
-// the SimHash store's sketch) with one permutation hashing
-// (OnePermHasher: one hash a shingle, which makes signing a query 20 to
-// 30 times faster); version 3, which still opens, with 128 permutations
-// (MinHasher). The keys are the same. The signature methods keep no
-// sketch: their new stores still take version 3, so that older winnow
-// builds keep opening them.
-const StoreVersion = 4
+// MinHash stores. Version 4 signs the MinHash signature (and the SimHash
+// store's sketch) with one permutation hashing (OnePermHasher: one hash
+// a shingle, which makes signing a query 20 to 30 times faster); version
+// 3, which still opens, with 128 permutations (MinHasher). The keys are
+// the same. Version 5 (MinHash) also keeps each document's verified
+// near-duplicates ("v" keys, see store_minhash.go), so that the query of
+// a held document needs no band seek; a winnow built before it would add
+// documents without them, and refuses such a store. New SimHash stores
+// take version 4. The signature methods keep no sketch: their new stores
+// still take version 3, so that older winnow builds keep opening them.
+const StoreVersion = 5
 
 // storeVersion is the key layout version of a new store of method m.
 func storeVersion(m Method) int {
-	if m == MethodMinHash || m == MethodSimHash {
+	switch m {
+	case MethodMinHash:
 		return StoreVersion
+	case MethodSimHash:
+		return 4
 	}
 	return 3
 }
@@ -237,11 +244,15 @@ var storeComparer = func() pebble.Comparer {
 }()
 
 // storeSplit is the prefix of a key that a lookup seeks: a MinHash band
-// key without the document id that ends it ("b" band key(4)); any other
-// key whole.
+// key without the document id that ends it ("b" band key(4)), a
+// neighbour key without the neighbour's id ("v" id(8)); any other key
+// whole.
 func storeSplit(key []byte) int {
-	if len(key) > bandPrefixLen && key[0] == 'b' {
+	switch {
+	case len(key) > bandPrefixLen && key[0] == 'b':
 		return bandPrefixLen
+	case len(key) > nearPrefixLen && key[0] == 'v':
+		return nearPrefixLen
 	}
 	return len(key)
 }
@@ -348,10 +359,12 @@ type indexKind interface {
 	// text with nothing to sign, which the store does not hold.
 	sign(e Entry) (sd signed, ok bool)
 	// put adds to b the lookup keys (and any other records of the kind)
-	// of a new document id; text is the entry's text.
-	put(b *pebble.Batch, id uint64, sd signed, text string)
-	// remove adds to b the deletion of what put wrote for document id,
-	// whose "d" record is rec.
+	// of a new document id; text is the entry's text. b is an indexed
+	// batch: reading through it sees the documents held with the batch's
+	// changes.
+	put(b *pebble.Batch, id uint64, sd signed, text string) error
+	// remove adds to b (indexed) the deletion of what put wrote for
+	// document id, whose "d" record is rec.
 	remove(b *pebble.Batch, id uint64, rec []byte) error
 	// doc reads a "d" record.
 	doc(id uint64, rec []byte) (StoredDoc, error)
@@ -388,7 +401,7 @@ func newIndexKind(db *pebble.DB, opts StoreOptions, version int, gmu *sync.RWMut
 	case m == MethodSimHash:
 		return newSimKind(db, sk, opts.K, opts.Threshold)
 	case m == MethodMinHash:
-		return newMinKind(db, sk, opts.Threshold)
+		return newMinKind(db, sk, opts.Threshold, version >= 5)
 	case m.Signed():
 		return newSigKind(db, m, gmu)
 	}
@@ -402,8 +415,17 @@ type noUpkeep struct{}
 func (noUpkeep) commit(b *pebble.Batch, _, _ int) error { return b.Commit(pebble.Sync) }
 func (noUpkeep) rebuild(bool) error                     { return nil }
 
+// heldQuerier is a kind that can answer the query of a document it holds
+// from what it kept at add time. queryHeld finds what query would for
+// the entry of this URL signed sd, and reports ok; ok is false, with
+// nothing found, when it cannot (the URL not held, or held with another
+// signature), and the query goes the usual way.
+type heldQuerier interface {
+	queryHeld(url string, sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (ok bool, err error)
+}
+
 // dbValue reads a key's value into a fresh slice.
-func dbValue(db *pebble.DB, key []byte) ([]byte, error) {
+func dbValue(db pebble.Reader, key []byte) ([]byte, error) {
 	v, closer, err := db.Get(key)
 	if err != nil {
 		return nil, err
@@ -429,7 +451,7 @@ func scanKeys(db *pebble.DB, prefix []byte, fn func(key []byte, id uint64)) erro
 // all of the same length, and the id that ends it, on one iterator: a
 // query's band keys are many short ranges, and making an iterator costs
 // more than seeking one.
-func scanPrefixes(db *pebble.DB, prefixes [][]byte, fn func(key []byte, id uint64)) error {
+func scanPrefixes(db pebble.Reader, prefixes [][]byte, fn func(key []byte, id uint64)) error {
 	if len(prefixes) == 0 {
 		return nil
 	}
@@ -441,7 +463,7 @@ func scanPrefixes(db *pebble.DB, prefixes [][]byte, fn func(key []byte, id uint6
 	}
 	for _, p := range prefixes {
 		seek := it.SeekGE
-		if len(p) == bandPrefixLen && p[0] == 'b' {
+		if isSplitPrefix(p) {
 			seek = it.SeekPrefixGE // the bloom filters skip the tables without p
 		}
 		for seek(p); it.Valid() && bytes.HasPrefix(it.Key(), p); it.Next() {
@@ -449,6 +471,12 @@ func scanPrefixes(db *pebble.DB, prefixes [][]byte, fn func(key []byte, id uint6
 		}
 	}
 	return it.Close()
+}
+
+// isSplitPrefix says whether p is the whole prefix (storeSplit) of the
+// keys that start with it, which the bloom filters know.
+func isSplitPrefix(p []byte) bool {
+	return len(p) == bandPrefixLen && p[0] == 'b' || len(p) == nearPrefixLen && p[0] == 'v'
 }
 
 // scanRange calls fn with every key from lo (included) to hi (excluded)
@@ -498,7 +526,7 @@ func keyID(k []byte, n int) uint64 {
 }
 
 // docRecord reads document id's "d" record.
-func docRecord(db *pebble.DB, id uint64) ([]byte, error) {
+func docRecord(db pebble.Reader, id uint64) ([]byte, error) {
 	v, err := dbValue(db, docKey('d', id))
 	if err != nil {
 		return nil, fmt.Errorf("%w: document %d: %v", ErrStore, id, err)
@@ -545,7 +573,7 @@ func (s *Store) AddBatch(es []Entry) ([]StoredDoc, error) {
 	}
 	s.gmu.RUnlock()
 
-	b := s.db.NewBatch()
+	b := s.db.NewIndexedBatch()
 	defer b.Close()
 	var out []StoredDoc
 	id := s.next
@@ -568,7 +596,9 @@ func (s *Store) AddBatch(es []Entry) ([]StoredDoc, error) {
 		rec := append(sds[i].record(), e.URL...)
 		b.Set(docKey('d', id), rec, nil)
 		b.Set(append([]byte{'u'}, e.URL...), binary.AppendUvarint(nil, id), nil)
-		s.kind.put(b, id, sds[i], e.Text)
+		if err := s.kind.put(b, id, sds[i], e.Text); err != nil {
+			return nil, err
+		}
 		d, err := s.kind.doc(id, rec)
 		if err != nil {
 			return nil, err
@@ -590,7 +620,7 @@ func (s *Store) AddBatch(es []Entry) ([]StoredDoc, error) {
 func (s *Store) Delete(url string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.db.NewBatch()
+	b := s.db.NewIndexedBatch()
 	defer b.Close()
 	gone, err := s.deleteLocked(b, url)
 	if err != nil || !gone {
@@ -674,6 +704,12 @@ type QueryStats struct {
 	// those sharing a band; the signature methods: those sharing a
 	// signature, whose signatures are read to score them).
 	Candidates int
+	// Held says that the query was of a document the store holds under
+	// the query's URL with the same signature, and was answered from the
+	// near-duplicates kept with it (MinHash stores of key layout version
+	// 5): Keys then counts its neighbour keys and Candidates the records
+	// read, its own included.
+	Held bool
 }
 
 // QueryStats is Query, and it also says how much the query read.
@@ -690,9 +726,16 @@ func (s *Store) QueryStats(q Entry, fn func(Match)) (QueryStats, error) {
 		rec []byte
 	}
 	found := map[uint64]hit{}
-	err := s.kind.query(sd, &qs, func(id uint64, rec []byte, distance int, similarity float64, verified bool) {
+	add := func(id uint64, rec []byte, distance int, similarity float64, verified bool) {
 		found[id] = hit{Match{Distance: distance, Similarity: similarity, Verified: verified}, rec}
-	})
+	}
+	var err error
+	if hq, ok := s.kind.(heldQuerier); ok && q.URL != "" {
+		qs.Held, err = hq.queryHeld(q.URL, sd, &qs, add)
+	}
+	if err == nil && !qs.Held {
+		err = s.kind.query(sd, &qs, add)
+	}
 	if err != nil {
 		return qs, err
 	}

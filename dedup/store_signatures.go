@@ -165,11 +165,12 @@ func putSigs(b *pebble.Batch, gen byte, id uint64, sigs []uint64) {
 	b.Set(genDocKey(gen, id), sigsValue(sigs), nil)
 }
 
-func (k *sigKind) put(b *pebble.Batch, id uint64, sd signed, text string) {
+func (k *sigKind) put(b *pebble.Batch, id uint64, sd signed, text string) error {
 	putSigs(b, k.gen, id, sd.(sigSigned))
 	if k.method.NeedsStats() {
 		b.Set(docKey('x', id), []byte(text), nil)
 	}
+	return nil
 }
 
 func (k *sigKind) remove(b *pebble.Batch, id uint64, _ []byte) error {

@@ -175,8 +175,9 @@ func (k *simKind) eachKey(fp uint64, id uint64, fn func(key []byte)) {
 	}
 }
 
-func (k *simKind) put(b *pebble.Batch, id uint64, sd signed, _ string) {
+func (k *simKind) put(b *pebble.Batch, id uint64, sd signed, _ string) error {
 	k.eachKey(sd.(simSigned).fp, id, func(key []byte) { b.Set(key, nil, nil) })
+	return nil
 }
 
 func (k *simKind) remove(b *pebble.Batch, id uint64, rec []byte) error {

@@ -1,0 +1,174 @@
+package dedup
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// heldFamilies are entries made of gold texts in families: each base
+// text, and for every third one a copy with a word changed, one with
+// another word changed and an exact copy under another URL.
+func heldFamilies(texts []string) []Entry {
+	var es []Entry
+	for i, t := range texts {
+		es = append(es, Entry{URL: fmt.Sprintf("https://h.example/%d", i), Text: t})
+		if i%3 == 0 {
+			es = append(es,
+				Entry{URL: fmt.Sprintf("https://h.example/%d/a", i), Text: changeWordAt(t, 2)},
+				Entry{URL: fmt.Sprintf("https://h.example/%d/b", i), Text: changeWordAt(t, 3)},
+				Entry{URL: fmt.Sprintf("https://h.example/%d/c", i), Text: t})
+		}
+	}
+	return es
+}
+
+// changeWordAt replaces the word at 1/part of the text.
+func changeWordAt(text string, part int) string {
+	w := strings.Fields(text)
+	w[len(w)/part] = "changed"
+	return strings.Join(w, " ")
+}
+
+// storeMatches lists what a query of e finds, and its statistics.
+func storeMatches(t *testing.T, st *Store, e Entry) ([]Match, QueryStats) {
+	t.Helper()
+	var ms []Match
+	qs, err := st.QueryStats(e, func(m Match) { ms = append(ms, m) })
+	if err != nil {
+		t.Fatalf("query %s: %v", e.URL, err)
+	}
+	return ms, qs
+}
+
+// TestStoreMinHashHeld: a MinHash store (key layout version 5) answers
+// the query of a document it holds, unchanged, from the near-duplicates
+// kept with it, and finds what the band seeks find (the same query
+// without its URL), match for match, after batches that add near copies
+// together and apart, replace URLs (with the same text and with another),
+// repeat a URL in a batch, delete documents and add them again, and
+// after reopening. A held URL queried with another text, and a store of
+// version 4, go through the bands.
+func TestStoreMinHashHeld(t *testing.T) {
+	texts := goldTexts(t, 150, "daniel-ru", "wcxb-dev-even")
+	if len(texts) < 120 {
+		t.Fatalf("only %d texts", len(texts))
+	}
+	es := heldFamilies(texts[:120])
+	dir := filepath.Join(t.TempDir(), "idx")
+	st, err := OpenStore(dir, &StoreOptions{Method: MethodMinHash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[string]string{} // URL -> text
+	add := func(batch []Entry) {
+		t.Helper()
+		if _, err := st.AddBatch(batch); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range batch {
+			held[e.URL] = e.Text
+		}
+	}
+	del := func(url string) {
+		t.Helper()
+		if ok, err := st.Delete(url); !ok || err != nil {
+			t.Fatalf("delete %s: %v %v", url, ok, err)
+		}
+		delete(held, url)
+	}
+	half := len(es) / 2
+	add(es[:half])
+	// The second half in batches of 7, so that families are split
+	// between batches, with replacements and a URL twice in one batch.
+	for lo := half; lo < len(es); lo += 7 {
+		batch := slices7(es, lo)
+		r := es[lo-half]
+		batch = append(batch, Entry{URL: r.URL, Text: changeWordAt(r.Text, 4)}, Entry{URL: r.URL, Text: r.Text})
+		add(batch)
+	}
+	for i := 0; i < len(es); i += 5 {
+		del(es[i].URL)
+	}
+	add([]Entry{es[0], es[10], {URL: es[20].URL + "/again", Text: es[20].Text}})
+	add([]Entry{{URL: es[1].URL, Text: changeWordAt(es[1].Text, 5)}})
+
+	check := func(st *Store) {
+		t.Helper()
+		families := 0
+		for url, text := range held {
+			fast, qs := storeMatches(t, st, Entry{URL: url, Text: text})
+			if !qs.Held {
+				t.Fatalf("%s: not answered as held (%+v)", url, qs)
+			}
+			slow, qs := storeMatches(t, st, Entry{Text: text})
+			if qs.Held {
+				t.Fatalf("%s: a query without URL answered as held", url)
+			}
+			if !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%s: held query found\n%+v\nthe bands found\n%+v", url, fast, slow)
+			}
+			if len(slow) > 1 {
+				families++
+			}
+		}
+		if families < 50 {
+			t.Errorf("only %d held documents have near-duplicates", families)
+		}
+		// A held URL with another text asks the bands.
+		e := Entry{URL: es[2].URL, Text: changeWordAt(es[2].Text, 6)}
+		got, qs := storeMatches(t, st, e)
+		want, _ := storeMatches(t, st, Entry{Text: e.Text})
+		if qs.Held || !reflect.DeepEqual(got, want) {
+			t.Errorf("changed text: held %v, found %+v, want %+v", qs.Held, got, want)
+		}
+	}
+	check(st)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err = OpenStore(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(st)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A store of key layout version 4 keeps no neighbours and is asked
+	// through its bands.
+	dir4 := filepath.Join(t.TempDir(), "v4")
+	st4, err := OpenStore(dir4, &StoreOptions{Method: MethodMinHash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, _ := json.Marshal(storeMeta{Version: 4, Method: MethodMinHash.String(), StoreOptions: st4.Options()})
+	if err := st4.db.Set([]byte("m"), meta, nil); err != nil {
+		t.Fatal(err)
+	}
+	st4.Close()
+	if st4, err = OpenStore(dir4, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer st4.Close()
+	if _, err := st4.AddBatch(es[:8]); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if err := scanKeys(st4.db, []byte("v"), func([]byte, uint64) { n++ }); err != nil || n != 0 {
+		t.Errorf("a version 4 store wrote %d neighbour keys (%v)", n, err)
+	}
+	got, qs := storeMatches(t, st4, es[0])
+	if qs.Held || len(got) != 4 {
+		t.Errorf("version 4: held %v, found %+v", qs.Held, got)
+	}
+}
+
+// slices7 is es[lo:lo+7], or what is left.
+func slices7(es []Entry, lo int) []Entry {
+	return append([]Entry(nil), es[lo:min(lo+7, len(es))]...)
+}
