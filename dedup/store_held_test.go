@@ -172,3 +172,55 @@ func TestStoreMinHashHeld(t *testing.T) {
 func slices7(es []Entry, lo int) []Entry {
 	return append([]Entry(nil), es[lo:min(lo+7, len(es))]...)
 }
+
+// TestStoreMinHashHeldConcurrent: queries of held URLs while their
+// near copies are added and replaced read one consistent view (a
+// neighbour key never points at a document gone) and find whole
+// documents only (run with -race).
+func TestStoreMinHashHeldConcurrent(t *testing.T) {
+	texts := goldTexts(t, 150, "wcxb-dev-even")
+	es := heldFamilies(texts[:min(60, len(texts))])
+	st, err := OpenStore(filepath.Join(t.TempDir(), "idx"), &StoreOptions{Method: MethodMinHash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	done := make(chan error)
+	go func() {
+		for _, e := range es {
+			// A copy is replaced twice: its neighbour keys go and come back.
+			batches := [][]Entry{{e}}
+			if strings.HasSuffix(e.URL, "/a") {
+				batches = append(batches, []Entry{{URL: e.URL, Text: changeWordAt(e.Text, 5)}}, []Entry{e})
+			}
+			for _, b := range batches {
+				if _, err := st.AddBatch(b); err != nil {
+					done <- err
+					return
+				}
+			}
+		}
+		done <- nil
+	}()
+	for range 3 {
+		for _, e := range es {
+			if err := st.Query(e, func(m Match) {
+				if m.URL == "" || m.Similarity < 0.8 {
+					t.Errorf("%s found %+v", e.URL, m)
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		got, qs := storeMatches(t, st, e)
+		want, _ := storeMatches(t, st, Entry{Text: e.Text})
+		if !qs.Held || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: held %v, found %+v, want %+v", e.URL, qs.Held, got, want)
+		}
+	}
+}
