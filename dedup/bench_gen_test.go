@@ -126,7 +126,9 @@ type storeQuery struct {
 // BenchmarkStoreQuery adds a generated collection (default 200,000
 // documents) to a persistent store in batches of 10,000, compacts it,
 // then times queries that alternate between a held document (it must
-// find itself) and an unrelated one of the generator's unrelated set
+// find itself; queried by its text alone, so through its bands, not
+// from the near-duplicates a MinHash store keeps with a held URL) and
+// an unrelated one of the generator's unrelated set
 // (any match is a false duplicate), signing included. It reports the add
 // time and disk bytes per document, the p50 and p99 query times, the
 // held documents checked per query (dedup.QueryStats.Candidates), the
