@@ -46,6 +46,10 @@ func (c *collector) siteFromTitle() valued {
 // site's name.
 // White space around them may be a no-break space ("IAM overview\u00a0|\u00a0
 // Identity and Access Management").
+//
+// titleSeparatorMarks are the characters one of them has at least.
+const titleSeparatorMarks = "|-–—:·»/•~"
+
 var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{Zs}]+|[\s\p{Zs}]+[|]|[|][\s\p{Zs}]+|[\s\p{Zs}]*::[\s\p{Zs}]*`)
 
 // title is the headline: the <h1> headline picked when a structured
@@ -188,6 +192,9 @@ func longest(segs []string) int {
 
 // titleSegments splits a title at its separators (titleSeparators).
 func titleSegments(t string) []string {
+	if !strings.ContainsAny(t, titleSeparatorMarks) { // nothing titleSeparators could match
+		return []string{strings.TrimSpace(t)}
+	}
 	var segs []string
 	last := 0
 	for _, s := range titleSeparators.FindAllStringIndex(t, -1) {
@@ -388,11 +395,13 @@ var (
 func cleanAuthors(vals []string) []string {
 	var out []string
 	for _, v := range vals {
-		v = strings.Join(strings.Fields(v), " ")
+		v = fold(v)
 		if v == "" || looksLikeURL(v) {
 			continue
 		}
-		v = authorLabel.ReplaceAllString(v, "")
+		if strings.ContainsAny(v, ":：") { // authorLabel ends with one
+			v = authorLabel.ReplaceAllString(v, "")
+		}
 		v = byPrefix.ReplaceAllString(v, "")
 		if d, ok := findDateAt(v); ok {
 			v = v[:d]
@@ -400,10 +409,16 @@ func cleanAuthors(vals []string) []string {
 		if i := strings.Index(v, " - "); i > 0 { // a role or a team after the name
 			v = v[:i]
 		}
-		v = emailRe.ReplaceAllString(v, "")
-		v = handleRe.ReplaceAllString(v, "$1")
+		if strings.IndexByte(v, '@') >= 0 { // both have one
+			v = emailRe.ReplaceAllString(v, "")
+			v = handleRe.ReplaceAllString(v, "$1")
+		}
 		named := false // a name of this value stands before
-		for _, part := range authorSplit.Split(v, -1) {
+		parts := []string{v}
+		if maySplit(v) {
+			parts = authorSplit.Split(v, -1)
+		}
+		for _, part := range parts {
 			part = strings.Trim(part, " \t-–—:|·•/()[]")
 			part = byPrefix.ReplaceAllString(part, "")
 			switch {
@@ -416,6 +431,13 @@ func cleanAuthors(vals []string) []string {
 		}
 	}
 	return out
+}
+
+// maySplit says whether authorSplit may match s: it has one of the
+// separators, or the letters of one of the words.
+func maySplit(s string) bool {
+	return strings.ContainsAny(s, ",&;|yи、") || strings.Contains(s, "and") || strings.Contains(s, "und") ||
+		strings.Contains(s, "et")
 }
 
 // findDateAt is where the first date in s starts.

@@ -83,7 +83,7 @@ var (
 
 // decodeLD decodes every JSON value of one script, repairing what it can.
 func decodeLD(t string) ([]any, error) {
-	if strings.Contains(t, "<!") || strings.Contains(t, "-->") || strings.Contains(t, "]]>") {
+	if wrapped(t) {
 		t = ldWrapper.Replace(t) // the replacer reads every byte even when it has nothing to do
 	}
 	t = strings.TrimSpace(t)
@@ -105,6 +105,32 @@ func decodeLD(t string) ([]any, error) {
 		return vals2, nil
 	}
 	return vals, err
+}
+
+// wrapped says whether t has "<!", "-->" or "]]>", one of which each of
+// ldWrapper's strings has. It looks only at the '<' and '>' of t, which
+// a JSON-LD script seldom has, where it has many a '-' (dates, URLs).
+func wrapped(t string) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(t[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+1 < len(t) && t[i+1] == '!' {
+			return true
+		}
+	}
+	for i := 0; ; i++ {
+		j := strings.IndexByte(t[i:], '>')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i >= 2 && (t[i-2:i] == "--" || t[i-2:i] == "]]") {
+			return true
+		}
+	}
 }
 
 // decodeAll decodes the values one after another; it returns those read
@@ -278,7 +304,7 @@ func str(v any) string {
 		if strings.ContainsAny(s, "&<") {
 			s = stripTags(html.UnescapeString(s))
 		}
-		return strings.Join(strings.Fields(s), " ")
+		return fold(s)
 	case json.Number:
 		return x.String()
 	case float64:

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -266,7 +268,7 @@ func (m *Metadata) pickList(key string, l listed) []string {
 
 // clip folds white space and bounds the length.
 func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = fold(s)
 	if len(s) <= maxField {
 		return s
 	}
@@ -281,6 +283,47 @@ func clip(s string) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// fold is strings.Join(strings.Fields(s), " "): s with each run of white
+// space folded to one space and none at either end. Most values are
+// folded already, and come back as they are, without a copy.
+func fold(s string) string {
+	if folded(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// folded says whether s has no white space but single spaces between
+// other characters (unicode.IsSpace, as strings.Fields reads it).
+func folded(s string) bool {
+	space := true // at the start, a space is one too many
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if c == ' ' {
+				if space {
+					return false
+				}
+				space = true
+				continue
+			}
+			if '\t' <= c && c <= '\r' {
+				return false
+			}
+			space = false
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if unicode.IsSpace(r) {
+			return false
+		}
+		space = false
+	}
+	return !space || s == ""
+}
 
 // FrontMatter is the metadata as a YAML front-matter block ("---" lines
 // around it, a blank line after), for a Markdown document to open with;

@@ -1,0 +1,83 @@
+package metadata
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// prefilterCases are texts for the cheap tests that stand before a
+// regexp or a copy: white space of all kinds, separators, wrappers.
+var prefilterCases = []string{
+	"", " ", "a", " a", "a ", "a  b", "a b", "a\tb", "a\nb", "a\u00a0b", "a\u3000b", "a\u0085b",
+	"a\u200bb", "Sarah E. Needleman", "News | Site", "News |Site", "News| Site", "a::b", "a :: b",
+	"Title - Site", "Title-Site", "Title – Site", "Title\u00a0|\u00a0Site", "A · B", "A » B",
+	"A / B", "a/b", "A • B", "A ~ B", "A: B", "海滨小城举办首届风筝节 | 沿海新闻网", "\xff \xfe", "a\xffb ",
+	`{"a":1}`, `<!-- {"a":1} -->`, `{"a":"-->"}`, `{"a":"]]>"}`, `//<![CDATA[ {} //]]>`, `{"a":"<b>x</b>"}`,
+	`{"a":"-- >"}`, `{"a":"]>"}`, `<`, `>`, `->`, `-->`, `<!`, `]]>`, `x<!`, `"2019-11-19T13:03:00Z"`,
+}
+
+// randomTexts are texts drawn from the pieces the prefilters look for.
+func randomTexts(n int) []string {
+	pieces := []string{"a", "b", "Né", " ", "  ", "\t", "\n", "\u00a0", "\u2009", "\u3000", "|", "-", "–", "—",
+		":", "::", "·", "»", "/", "•", "~", "<", ">", "!", "]", "[", "--", "海", "\xff"}
+	r := rand.New(rand.NewSource(1))
+	out := make([]string, n)
+	for i := range out {
+		var sb strings.Builder
+		for k := r.Intn(8); k >= 0; k-- {
+			sb.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		out[i] = sb.String()
+	}
+	return out
+}
+
+func TestFold(t *testing.T) {
+	for _, s := range append(prefilterCases, randomTexts(20000)...) {
+		if got, want := fold(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("fold(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestTitleSegmentsPrefilter(t *testing.T) {
+	for _, s := range append(prefilterCases, randomTexts(20000)...) {
+		var want []string
+		last := 0
+		for _, m := range titleSeparators.FindAllStringIndex(s, -1) {
+			want = append(want, strings.TrimSpace(s[last:m[0]]))
+			last = m[1]
+		}
+		want = append(want, strings.TrimSpace(s[last:]))
+		got := titleSegments(s)
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Errorf("titleSegments(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestWrapped(t *testing.T) {
+	for _, s := range append(prefilterCases, randomTexts(20000)...) {
+		want := strings.Contains(s, "<!") || strings.Contains(s, "-->") || strings.Contains(s, "]]>")
+		if got := wrapped(s); got != want {
+			t.Errorf("wrapped(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestMaySplit(t *testing.T) {
+	cases := append(prefilterCases, "Ann and Bob", "Ann und Bob", "Ann et Bob", "Ann y Bob", "Анна и Борис",
+		"Ann, Bob", "Ann & Bob", "Ann; Bob", "Ann | Bob", "安、李", "Sarah E. Needleman", "Andy", "Bette")
+	for _, s := range cases {
+		if authorSplit.MatchString(s) && !maySplit(s) {
+			t.Errorf("maySplit(%q) = false, but authorSplit matches it", s)
+		}
+	}
+	for _, s := range randomTexts(20000) {
+		s = strings.NewReplacer("a", "and ", "b", " y ", "海", "、").Replace(s)
+		if authorSplit.MatchString(s) && !maySplit(s) {
+			t.Errorf("maySplit(%q) = false, but authorSplit matches it", s)
+		}
+	}
+}
