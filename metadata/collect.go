@@ -43,6 +43,7 @@ type collector struct {
 	shown        []shown    // <time> elements and short lines whose class says date, in document order
 	heads        []*heading // the first maxHeads <h1>s, with the text below each
 	anchor       *heading   // the headline among them (see headline)
+	anchorCut    string     // its text with the site's name cut off
 	agreed       bool       // a structured title names the anchor (or the page has none)
 	site         valued     // the site's own name (siteName)
 	host         string     // the page's host name without "www."
@@ -96,19 +97,23 @@ func (h *heading) follow(t string) {
 // titleRefs) or, on a page without one, the first; an <h1> that is the
 // site's name is passed over. Without such a one it is the first <h1>,
 // not agreed: the dates are still placed against it.
-func (c *collector) headline(site string) (h *heading, agreed bool) {
+//
+// cut is the headline's text with the site's name cut off (cutSite).
+func (c *collector) headline(site string) (h *heading, cut string, agreed bool) {
 	refs := c.titleRefs()
+	var cuts [maxHeads]string // each heading with the site's name cut off, for the second pass
 	for i, h := range c.heads {
 		t := cutSite(h.text, site, c.host)
+		cuts[i] = t
 		if sameText(t, site) {
 			continue
 		}
 		if len(refs) == 0 && i == 0 {
-			return h, true
+			return h, t, true
 		}
 		for _, r := range refs {
 			if agrees(t, r.val) {
-				return h, true
+				return h, t, true
 			}
 		}
 	}
@@ -116,21 +121,31 @@ func (c *collector) headline(site string) (h *heading, agreed bool) {
 	// little of the rest it shares ("News | National Student Support
 	// Accelerator" over an <h1> "News"), unless the heading is the site's
 	// name ("Instant Pot - Pressure Cookers" on instantpot.com).
-	for _, h := range c.heads {
-		t := cutSite(h.text, site, c.host)
+	var firsts []string // the first segment of each ref of two segments or more
+	var split []bool    // whether the ref has two segments or more
+	for i, h := range c.heads {
+		t := cuts[i]
 		if sameText(t, site) || siteLike(t, c.host) {
 			continue
 		}
-		for _, r := range refs {
-			if segs := titleSegments(r.val); len(segs) >= 2 && sameText(segs[0], t) {
-				return h, true
+		if firsts == nil {
+			firsts, split = make([]string, len(refs)), make([]bool, len(refs))
+			for j, r := range refs {
+				if segs := titleSegments(r.val); len(segs) >= 2 {
+					firsts[j], split[j] = segs[0], true
+				}
+			}
+		}
+		for j := range refs {
+			if split[j] && sameText(firsts[j], t) {
+				return h, t, true
 			}
 		}
 	}
 	if len(c.heads) > 0 {
-		return c.heads[0], false
+		return c.heads[0], cuts[0], false
 	}
-	return nil, false
+	return nil, "", false
 }
 
 // afterHeadline is the text below the headline ("" without one).
@@ -177,7 +192,7 @@ func (w *collector) finish(doc *html.Node, host string) *collector {
 	if c.site.val == "" {
 		c.site = c.siteFromTitle()
 	}
-	c.anchor, c.agreed = c.headline(c.site.val)
+	c.anchor, c.anchorCut, c.agreed = c.headline(c.site.val)
 	return c
 }
 
@@ -340,7 +355,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		c.microdata(n, k.itemprop)
 	}
 	if k.property != "" && n.DataAtom != atom.Meta {
-		c.add(c.micro, k.property, itemValue(n)) // RDFa
+		c.add(c.micro, k.property, itemValue(n, c.room())) // RDFa
 	}
 	if !inComments {
 		c.lines(n, k)
@@ -351,18 +366,20 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 // microdata records an itemprop element's value; an author with its own
 // item scope is recorded by its name.
 func (c *collector) microdata(n *html.Node, props string) {
+	_, scoped := attrOK(n, "itemscope")
 	for _, p := range strings.Fields(props) {
-		v := itemValue(n)
-		if _, scoped := attrOK(n, "itemscope"); scoped {
-			v = ""
+		var v string
+		if !scoped {
+			v = itemValue(n, c.room())
+		} else {
 			for d := range n.Descendants() {
 				if d.Type == html.ElementNode && strings.EqualFold(attr(d, "itemprop"), "name") {
-					v = itemValue(d)
+					v = itemValue(d, c.room())
 					break
 				}
 			}
 			if v == "" && strings.EqualFold(p, "author") {
-				v = text(n)
+				v = textUpTo(n, c.room())
 			}
 		}
 		c.add(c.micro, p, v)
@@ -647,7 +664,11 @@ func opensWithWord(n *html.Node) bool {
 			d = d.FirstChild
 			continue
 		}
-		if d.Type != html.TextNode || strings.TrimSpace(d.Data) == "" {
+		var t string
+		if d.Type == html.TextNode {
+			t = strings.TrimSpace(d.Data)
+		}
+		if t == "" {
 			for d != nil && d.NextSibling == nil && d != n {
 				d = d.Parent
 			}
@@ -657,7 +678,6 @@ func opensWithWord(n *html.Node) bool {
 			d = d.NextSibling
 			continue
 		}
-		t := strings.TrimSpace(d.Data)
 		if !byFirsts[lowerByte(t[0])] {
 			return false
 		}
@@ -696,8 +716,14 @@ func inline(a atom.Atom) bool {
 	return false
 }
 
-// itemValue is the value of a microdata property element.
-func itemValue(n *html.Node) string {
+// room is how many bytes of meta values add still keeps: a longer text
+// need not be read whole (textUpTo), add leaves it out.
+func (c *collector) room() int { return maxTotal - c.kept }
+
+// itemValue is the value of a microdata property element; a text
+// longer than limit bytes is cut after limit bytes or a little more (see
+// textUpTo).
+func itemValue(n *html.Node, limit int) string {
 	switch n.DataAtom {
 	case atom.Meta:
 		return attr(n, "content")
@@ -717,7 +743,7 @@ func itemValue(n *html.Node) string {
 	if v, ok := attrOK(n, "content"); ok {
 		return v
 	}
-	return text(n)
+	return textUpTo(n, limit)
 }
 
 // hint is an element's class, id, rel and itemprop, lower-cased ("" for
@@ -795,6 +821,9 @@ func shortText(n *html.Node, limit int) string {
 // (white space folded): it is then a prefix of text longer than max.
 func textUpTo(n *html.Node, max int) string {
 	if n.DataAtom == atom.Script {
+		if ch := n.FirstChild; ch != nil && ch.NextSibling == nil && ch.Type == html.TextNode {
+			return strings.TrimSpace(ch.Data) // the usual script, one text: no copy
+		}
 		var sb strings.Builder
 		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 			if ch.Type == html.TextNode {

@@ -61,7 +61,7 @@ var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{
 func (c *collector) title(pageType string) valued {
 	refs := c.titleRefs()
 	if c.agreed {
-		h := cutSite(c.anchor.text, c.site.val, c.host)
+		h := c.anchorCut // cutSite(c.anchor.text, c.site.val, c.host)
 		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) {
 			return valued{h, SourceHeadline}
 		}
