@@ -47,6 +47,7 @@ import (
 //	"t" table permuted id      SimHash tables (empty value)
 //	"b" band key(4) id         MinHash bands (empty value)
 //	"v" id(8) id               MinHash (version 5): a verified near-duplicate of id (empty value)
+//	"w" id                     MinHash (version 5): id's near-duplicates are not all kept (see maxNear)
 //	"s" gen signature(8) id    signatures (empty value)
 //	"g" gen id                 a document's signatures in generation gen
 //	"x" id                     the text, for the methods that need statistics

@@ -224,3 +224,132 @@ func TestStoreMinHashHeldConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// heldAgreesWithBands checks that the query of every held URL finds what
+// the same query without URL (through the bands) finds, and returns how
+// many were answered as held.
+func heldAgreesWithBands(t *testing.T, st *Store, held map[string]string) int {
+	t.Helper()
+	n := 0
+	for url, text := range held {
+		fast, qs := storeMatches(t, st, Entry{URL: url, Text: text})
+		if qs.Held {
+			n++
+		}
+		slow, _ := storeMatches(t, st, Entry{Text: text})
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%s: held query (held %v) found\n%+v\nthe bands found\n%+v", url, qs.Held, fast, slow)
+		}
+	}
+	return n
+}
+
+// nearKeyCounts counts each document's neighbour keys, and checks that
+// both ends of every one have a record.
+func nearKeyCounts(t *testing.T, st *Store) map[uint64]int {
+	t.Helper()
+	counts := map[uint64]int{}
+	var pairs [][2]uint64
+	if err := scanKeys(st.db, []byte("v"), func(k []byte, _ uint64) {
+		n := keyID(k, nearPrefixLen)
+		id := keyID(k[:nearPrefixLen], 1)
+		counts[id]++
+		pairs = append(pairs, [2]uint64{id, n})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pairs {
+		for _, id := range p {
+			if _, err := docRecord(st.db, id); err != nil {
+				t.Fatalf("neighbour key %d %d: %v", p[0], p[1], err)
+			}
+		}
+	}
+	return counts
+}
+
+// TestStoreMinHashHeldFamily: a family of more than 2·maxNear identical
+// documents (soft-404s) keeps at most maxNear neighbour keys a document,
+// in one batch and across batches, after deletes and replacements, and
+// every held URL's query still finds what the bands find; documents
+// outside the family are still answered as held.
+func TestStoreMinHashHeldFamily(t *testing.T) {
+	texts := goldTexts(t, 40, "wcxb-dev-even")
+	if len(texts) < 30 {
+		t.Fatalf("only %d texts", len(texts))
+	}
+	const n = 2*maxNear + 10
+	var es []Entry
+	for i := range n {
+		es = append(es, Entry{URL: fmt.Sprintf("https://f.example/%d", i), Text: texts[0]})
+		if i%40 == 0 {
+			es = append(es, Entry{URL: fmt.Sprintf("https://f.example/%d/a", i), Text: changeWordAt(texts[0], 2)})
+		}
+	}
+	for i, text := range texts[1:30] {
+		es = append(es, Entry{URL: fmt.Sprintf("https://o.example/%d", i), Text: text},
+			Entry{URL: fmt.Sprintf("https://o.example/%d/a", i), Text: changeWordAt(text, 3)})
+	}
+	check := func(st *Store, held map[string]string, phase string) {
+		t.Helper()
+		total := 0
+		for id, c := range nearKeyCounts(t, st) {
+			if c > maxNear {
+				t.Fatalf("%s: document %d keeps %d neighbour keys, more than %d", phase, id, c, maxNear)
+			}
+			total += c
+		}
+		if bound := maxNear * len(held); total > bound {
+			t.Fatalf("%s: %d neighbour keys for %d documents", phase, total, len(held))
+		}
+		if h := heldAgreesWithBands(t, st, held); h < 58 {
+			t.Errorf("%s: only %d of %d held queries answered as held", phase, h, len(held))
+		}
+	}
+	for _, size := range []int{len(es), 7} {
+		dir := filepath.Join(t.TempDir(), "idx")
+		st, err := OpenStore(dir, &StoreOptions{Method: MethodMinHash})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := map[string]string{}
+		for lo := 0; lo < len(es); lo += size {
+			batch := es[lo:min(lo+size, len(es))]
+			if _, err := st.AddBatch(batch); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range batch {
+				held[e.URL] = e.Text
+			}
+		}
+		phase := fmt.Sprintf("batches of %d", size)
+		check(st, held, phase)
+		// Delete most of the family, and replace some of the rest with
+		// another text: a small family again.
+		for i := range n {
+			url := fmt.Sprintf("https://f.example/%d", i)
+			switch {
+			case i%4 != 0:
+				if ok, err := st.Delete(url); !ok || err != nil {
+					t.Fatalf("delete %s: %v %v", url, ok, err)
+				}
+				delete(held, url)
+			case i%8 == 0:
+				e := Entry{URL: url, Text: changeWordAt(texts[0], 5)}
+				if _, err := st.AddBatch([]Entry{e}); err != nil {
+					t.Fatal(err)
+				}
+				held[url] = e.Text
+			}
+		}
+		check(st, held, phase+", deleted")
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if st, err = OpenStore(dir, nil); err != nil {
+			t.Fatal(err)
+		}
+		check(st, held, phase+", reopened")
+		st.Close()
+	}
+}

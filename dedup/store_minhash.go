@@ -3,6 +3,7 @@ package dedup
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -15,6 +16,7 @@ import (
 //
 //	"b" band key(4) id         the band's key (empty value)
 //	"v" id(8) id2              id2 shares a band with id and reaches the threshold (empty value)
+//	"w" id(8)                  id's "v" keys are not all its near-duplicates: ask the bands
 //
 // A query reads the keys of its own bands and keeps the candidates whose
 // estimated Jaccard similarity reaches the threshold.
@@ -31,7 +33,9 @@ import (
 // neighbour keys, and its neighbours' records, on one iterator (one
 // consistent view), instead of seeking every band: on a million
 // documents a band seek that finds a key reads a data block, 18 of them
-// a query. The matches are the same (TestStoreMinHashHeld).
+// a query. The matches are the same (TestStoreMinHashHeld). A document
+// keeps at most maxNear of them: one with more, or whose list would be
+// incomplete, is marked, and its held query seeks the bands.
 
 // storeNumPerm is the MinHash signature length, and storeSeed its seed.
 const (
@@ -176,17 +180,43 @@ func nearKey(id, n uint64) []byte {
 	return appendID(docKey('v', id), n)
 }
 
+// maxNear is the most near-duplicates kept ("v" keys) for a document.
+// A family of N near-identical documents (soft-404s, login walls: a
+// crawl holds thousands of them) would otherwise keep N·(N-1) keys, and
+// each of its adds write 2·(N-1). A document with more is marked ("w"
+// id), keeps none, and its held query goes through the bands.
+const maxNear = 64
+
+// farKey marks document id as having more than maxNear near-duplicates,
+// or a neighbour list that may be incomplete: a held query of id goes
+// through the bands.
+func farKey(id uint64) []byte { return docKey('w', id) }
+
+// farValue is a mark's value: not empty, which a read could not tell
+// from none.
+var farValue = []byte{1}
+
+// The neighbour keys keep, on every write:
+//
+//   - an unmarked document's "v" keys are exactly its near-duplicates
+//     held, at most maxNear of them;
+//   - a marked document has no "v" keys of its own (others may list it).
+//
+// So a held query of an unmarked document finds what the bands find.
+
 func (k *minKind) put(b *pebble.Batch, id uint64, sd signed, _ string) error {
 	sig := sd.(minSigned)
 	if k.keepNear {
-		var qs QueryStats
-		err := k.near(b, sig, &qs, func(n uint64, _ []byte, _ float64) {
+		var ns []uint64
+		err := k.near(b, sig, &QueryStats{}, func(n uint64, _ []byte, _ float64) {
 			if n != id {
-				b.Set(nearKey(id, n), nil, nil)
-				b.Set(nearKey(n, id), nil, nil)
+				ns = append(ns, n)
 			}
 		})
 		if err != nil {
+			return err
+		}
+		if err := k.putNear(b, id, ns); err != nil {
 			return err
 		}
 	}
@@ -194,6 +224,53 @@ func (k *minKind) put(b *pebble.Batch, id uint64, sd signed, _ string) error {
 		b.Set(appendID(key, id), nil, nil)
 	}
 	return nil
+}
+
+// putNear keeps the neighbour keys of a new document id whose
+// near-duplicates are ns (see maxNear).
+func (k *minKind) putNear(b *pebble.Batch, id uint64, ns []uint64) error {
+	far := len(ns) > maxNear
+	if far {
+		b.Set(farKey(id), farValue, nil)
+	}
+	for _, n := range ns {
+		marked, err := hasKey(b, farKey(n))
+		if err != nil {
+			return err
+		}
+		if !far {
+			b.Set(nearKey(id, n), nil, nil)
+		}
+		if marked {
+			continue
+		}
+		var have []uint64
+		if err := scanPrefixes(b, [][]byte{docKey('v', n)}, func(_ []byte, m uint64) { have = append(have, m) }); err != nil {
+			return err
+		}
+		if !far && len(have) < maxNear {
+			b.Set(nearKey(n, id), nil, nil)
+			continue
+		}
+		// n's list would miss id, or hold more than maxNear: mark it.
+		b.Set(farKey(n), farValue, nil)
+		for _, m := range have {
+			b.Delete(nearKey(n, m), nil)
+		}
+	}
+	return nil
+}
+
+// hasKey says whether r holds key.
+func hasKey(r pebble.Reader, key []byte) (bool, error) {
+	_, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, closer.Close()
 }
 
 // minStored splits document id's "d" record into its signature and URL.
@@ -215,6 +292,12 @@ func (k *minKind) remove(b *pebble.Batch, id uint64, rec []byte) error {
 	if !k.keepNear {
 		return nil
 	}
+	// Those that list id: its own list when it is complete (unmarked),
+	// else any of its near-duplicates, found through the bands.
+	marked, err := hasKey(b, farKey(id))
+	if err != nil {
+		return err
+	}
 	var ns []uint64
 	if err := scanPrefixes(b, [][]byte{docKey('v', id)}, func(_ []byte, n uint64) { ns = append(ns, n) }); err != nil {
 		return err
@@ -223,7 +306,26 @@ func (k *minKind) remove(b *pebble.Batch, id uint64, rec []byte) error {
 		b.Delete(nearKey(id, n), nil)
 		b.Delete(nearKey(n, id), nil)
 	}
-	return nil
+	if !marked {
+		return nil
+	}
+	b.Delete(farKey(id), nil)
+	var lists []uint64
+	err = k.near(b, sig, &QueryStats{}, func(n uint64, _ []byte, _ float64) {
+		if n != id {
+			lists = append(lists, n)
+		}
+	})
+	for _, n := range lists {
+		if err != nil {
+			break
+		}
+		var ok bool
+		if ok, err = hasKey(b, nearKey(n, id)); ok {
+			b.Delete(nearKey(n, id), nil)
+		}
+	}
+	return err
 }
 
 func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {
@@ -293,6 +395,9 @@ func (k *minKind) queryHeld(url string, sd signed, qs *QueryStats, found func(id
 	held, _, err := minStored(id, rec)
 	if err != nil || !bytes.Equal(held, sig) {
 		return false, err // changed since it was added: ask the bands
+	}
+	if far, err := seekValue(it, farKey(id)); far != nil || err != nil {
+		return false, err // too many near-duplicates kept: ask the bands
 	}
 	var ns []uint64
 	p := docKey('v', id)
