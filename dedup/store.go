@@ -462,6 +462,15 @@ func scanPrefixes(db pebble.Reader, prefixes [][]byte, fn func(key []byte, id ui
 	if err != nil {
 		return err
 	}
+	err = scanIter(it, prefixes, fn)
+	if cerr := it.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// scanIter is scanPrefixes on it.
+func scanIter(it *pebble.Iterator, prefixes [][]byte, fn func(key []byte, id uint64)) error {
 	for _, p := range prefixes {
 		seek := it.SeekGE
 		if isSplitPrefix(p) {
@@ -471,7 +480,7 @@ func scanPrefixes(db pebble.Reader, prefixes [][]byte, fn func(key []byte, id ui
 			fn(it.Key(), keyID(it.Key(), len(p)))
 		}
 	}
-	return it.Close()
+	return it.Error()
 }
 
 // isSplitPrefix says whether p is the whole prefix (storeSplit) of the

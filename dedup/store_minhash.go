@@ -339,17 +339,30 @@ func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []b
 
 // near calls fn, in increasing id order, for each document of r that
 // shares a band with sig and whose estimated Jaccard similarity reaches
-// the threshold, with its record.
-func (k *minKind) near(r pebble.Reader, sig minSigned, qs *QueryStats, fn func(id uint64, rec []byte, similarity float64)) error {
+// the threshold, with its record. It reads the band keys and the
+// records on one iterator, one consistent view of r: a document deleted
+// meanwhile is either found whole or not at all.
+func (k *minKind) near(r pebble.Reader, sig minSigned, qs *QueryStats, fn func(id uint64, rec []byte, similarity float64)) (err error) {
+	// Most band keys are in no table: the bottom level's filters too
+	// answer for them, where pebble would otherwise read a data block.
+	it, err := r.NewIter(&pebble.IterOptions{UseL6Filters: true})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := it.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	var cand []uint64
-	if err := scanPrefixes(r, k.bandKeys(sig), func(_ []byte, id uint64) { qs.Keys++; cand = append(cand, id) }); err != nil {
+	if err := scanIter(it, k.bandKeys(sig), func(_ []byte, id uint64) { qs.Keys++; cand = append(cand, id) }); err != nil {
 		return err
 	}
 	slices.Sort(cand)
 	cand = slices.Compact(cand)
 	qs.Candidates += len(cand)
 	for _, id := range cand {
-		rec, err := docRecord(r, id)
+		rec, err := seekRecord(it, id)
 		if err != nil {
 			return err
 		}
