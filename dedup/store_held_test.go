@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -173,9 +174,10 @@ func slices7(es []Entry, lo int) []Entry {
 	return append([]Entry(nil), es[lo:min(lo+7, len(es))]...)
 }
 
-// TestStoreMinHashHeldConcurrent: queries of held URLs while their
-// near copies are added and replaced read one consistent view (a
-// neighbour key never points at a document gone) and find whole
+// TestStoreMinHashHeldConcurrent: queries, of held URLs (through their
+// neighbour keys) and of the same texts without URL (through the bands),
+// while their near copies are added, replaced and deleted, each read one
+// consistent view (a key never points at a document gone) and find whole
 // documents only (run with -race).
 func TestStoreMinHashHeldConcurrent(t *testing.T) {
 	texts := goldTexts(t, 150, "wcxb-dev-even")
@@ -185,36 +187,62 @@ func TestStoreMinHashHeldConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	done := make(chan error)
+	var stop atomic.Bool
+	done := make(chan error, 1)
 	go func() {
-		for _, e := range es {
-			// A copy is replaced twice: its neighbour keys go and come back.
-			batches := [][]Entry{{e}}
-			if strings.HasSuffix(e.URL, "/a") {
-				batches = append(batches, []Entry{{URL: e.URL, Text: changeWordAt(e.Text, 5)}}, []Entry{e})
-			}
-			for _, b := range batches {
-				if _, err := st.AddBatch(b); err != nil {
-					done <- err
-					return
+		done <- func() error {
+			for _, e := range es {
+				// A copy is replaced twice, and another deleted and added
+				// again: their keys go and come back.
+				batches := [][]Entry{{e}}
+				switch {
+				case strings.HasSuffix(e.URL, "/a"):
+					batches = append(batches, []Entry{{URL: e.URL, Text: changeWordAt(e.Text, 5)}}, []Entry{e})
+				case strings.HasSuffix(e.URL, "/b"):
+					batches = append(batches, nil, []Entry{e})
+				}
+				for _, b := range batches {
+					if stop.Load() {
+						return nil
+					}
+					var err error
+					if b == nil {
+						_, err = st.Delete(e.URL)
+					} else {
+						_, err = st.AddBatch(b)
+					}
+					if err != nil {
+						return err
+					}
 				}
 			}
-		}
-		done <- nil
+			return nil
+		}()
 	}()
+	failed := false
 	for range 3 {
 		for _, e := range es {
-			if err := st.Query(e, func(m Match) {
-				if m.URL == "" || m.Similarity < 0.8 {
-					t.Errorf("%s found %+v", e.URL, m)
+			for _, q := range []Entry{e, {Text: e.Text}} {
+				if err := st.Query(q, func(m Match) {
+					if m.URL == "" || m.Similarity < 0.8 {
+						t.Errorf("%s found %+v", e.URL, m)
+					}
+				}); err != nil && !failed {
+					t.Errorf("query %q: %v", q.URL, err)
+					failed = true
 				}
-			}); err != nil {
-				t.Fatal(err)
 			}
 		}
+		if failed {
+			break
+		}
 	}
+	stop.Store(failed)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	if failed {
+		return
 	}
 	for _, e := range es {
 		got, qs := storeMatches(t, st, e)
