@@ -99,6 +99,9 @@ func TestStoreMinHashHeld(t *testing.T) {
 
 	check := func(st *Store) {
 		t.Helper()
+		if n := checkNearKeys(t, st); n == 0 {
+			t.Error("no neighbour keys")
+		}
 		families := 0
 		for url, text := range held {
 			fast, qs := storeMatches(t, st, Entry{URL: url, Text: text})
@@ -330,6 +333,7 @@ func TestStoreMinHashHeldFamily(t *testing.T) {
 		if bound := maxNear * len(held); total > bound {
 			t.Fatalf("%s: %d neighbour keys for %d documents", phase, total, len(held))
 		}
+		checkNearKeys(t, st)
 		if h := heldAgreesWithBands(t, st, held); h < 58 {
 			t.Errorf("%s: only %d of %d held queries answered as held", phase, h, len(held))
 		}
@@ -380,4 +384,46 @@ func TestStoreMinHashHeldFamily(t *testing.T) {
 		check(st, held, phase+", reopened")
 		st.Close()
 	}
+}
+
+// checkNearKeys checks a MinHash store's neighbour keys: both ends of
+// each are held, each has its reverse unless its far end is marked, a
+// document keeps at most maxNear, and a mark is of a held document. It
+// returns the number of neighbour keys.
+func checkNearKeys(t *testing.T, st *Store) int {
+	t.Helper()
+	counts := nearKeyCounts(t, st)
+	total := 0
+	for id, c := range counts {
+		total += c
+		if c > maxNear {
+			t.Errorf("document %d keeps %d neighbour keys", id, c)
+		}
+	}
+	has := func(key []byte) bool {
+		ok, err := hasKey(st.db, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if err := scanKeys(st.db, []byte("v"), func(k []byte, _ uint64) {
+		id, n := keyID(k[:nearPrefixLen], 1), keyID(k, nearPrefixLen)
+		if !has(nearKey(n, id)) && !has(farKey(n)) {
+			t.Errorf("neighbour key %d %d: no reverse, and %d not marked", id, n, n)
+		}
+		if has(farKey(id)) {
+			t.Errorf("neighbour key %d %d of a marked document", id, n)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := scanKeys(st.db, []byte("w"), func(k []byte, _ uint64) {
+		if id := keyID(k, 1); !has(docKey('d', id)) {
+			t.Errorf("mark of a missing document %d", id)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return total
 }

@@ -38,6 +38,11 @@ func TestMain(m *testing.M) {
 					batch = append(batch, killEntry(fmt.Sprintf("https://k.example/%d/%d", i, j), 100_000+i*10+j))
 				}
 			}
+			if i%3 == 0 && method == MethodMinHash {
+				// A copy, in the batch or the next: near-duplicates kept.
+				c := killEntry(fmt.Sprintf("https://k.example/%d/c", i-i%2), i-i%2)
+				batch = append(batch, c)
+			}
 			if _, err := st.AddBatch(batch); err != nil {
 				fmt.Fprintln(w, "error", err)
 				w.Flush()
@@ -68,10 +73,11 @@ func killEntry(url string, i int) Entry {
 // and reopens the store each time: every document reported as added is
 // there and found by a query, and the store is consistent (each document
 // has its URL key and its lookup keys; each lookup key and URL key has its
-// document). The TF*IDF store rebuilds its statistics as it grows, so
+// document; a MinHash store's neighbour keys have their reverse, or a
+// marked end, and both ends held). The TF*IDF store rebuilds its statistics as it grows, so
 // some kills land in a rebuild.
 func TestStoreSIGKILL(t *testing.T) {
-	for _, m := range []Method{MethodSimHash, MethodTFIDF} {
+	for _, m := range []Method{MethodSimHash, MethodMinHash, MethodTFIDF} {
 		t.Run(m.String(), func(t *testing.T) { testStoreSIGKILL(t, m) })
 	}
 }
@@ -129,9 +135,14 @@ func testStoreSIGKILL(t *testing.T, method Method) {
 				t.Fatalf("round %d: document %d, reported added, is missing %+v", round, i, s)
 			}
 		}
-		if method == MethodSimHash {
+		switch method {
+		case MethodSimHash:
 			checkStoreConsistent(t, st)
-		} else {
+		case MethodMinHash:
+			if n := checkNearKeys(t, st); n == 0 {
+				t.Errorf("round %d: no neighbour keys", round)
+			}
+		default:
 			other := checkSignedStore(t, st)
 			d, a, del := st.TermStatsState()
 			t.Logf("round %d: statistics of %d documents, %d added and %d deleted since; %d keys of a rebuild cut short", round, d, a, del, other)
