@@ -361,7 +361,14 @@ func (k *minKind) near(r pebble.Reader, sig minSigned, qs *QueryStats, fn func(i
 	slices.Sort(cand)
 	cand = slices.Compact(cand)
 	qs.Candidates += len(cand)
-	for _, id := range cand {
+	return k.verify(it, sig, cand, fn)
+}
+
+// verify reads on it the record of each of ids, in order, and calls fn
+// for those whose estimated Jaccard similarity to sig reaches the
+// threshold.
+func (k *minKind) verify(it *pebble.Iterator, sig minSigned, ids []uint64, fn func(id uint64, rec []byte, similarity float64)) error {
+	for _, id := range ids {
 		rec, err := seekRecord(it, id)
 		if err != nil {
 			return err
@@ -423,20 +430,8 @@ func (k *minKind) queryHeld(url string, sd signed, qs *QueryStats, found func(id
 	qs.Keys += len(ns)
 	qs.Candidates += 1 + len(ns)
 	found(id, rec, -1, bbitJaccard(sig, held), true)
-	for _, n := range ns {
-		rec, err := seekRecord(it, n)
-		if err != nil {
-			return false, err
-		}
-		held, _, err := minStored(n, rec)
-		if err != nil {
-			return false, err
-		}
-		if j := bbitJaccard(sig, held); j >= k.threshold {
-			found(n, rec, -1, j, true)
-		}
-	}
-	return true, nil
+	err = k.verify(it, sig, ns, func(n uint64, rec []byte, j float64) { found(n, rec, -1, j, true) })
+	return err == nil, err
 }
 
 // seekRecord reads document id's "d" record on it.
