@@ -97,6 +97,15 @@ func storeVersion(m Method) int {
 	return 3
 }
 
+// newestStoreVersion is the newest key layout version a store of method
+// m may have: only MinHash stores have version 5 (neighbour keys).
+func newestStoreVersion(m Method) int {
+	if m == MethodMinHash {
+		return StoreVersion
+	}
+	return 4
+}
+
 // oldestStoreVersion is the oldest key layout version a store may have.
 const oldestStoreVersion = 3
 
@@ -327,6 +336,9 @@ func openStore(db *pebble.DB, dir string, want *StoreOptions, create bool) (*Sto
 		method, err := ParseMethod(m.Method)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrStore, dir, err)
+		}
+		if top := newestStoreVersion(method); version > top {
+			return nil, fmt.Errorf("%w: %s: a %v index of version %d (newest %d)", ErrStore, dir, method, version, top)
 		}
 		s.opts = m.StoreOptions
 		s.opts.Method = method

@@ -427,3 +427,27 @@ func checkNearKeys(t *testing.T, st *Store) int {
 	}
 	return total
 }
+
+// TestStoreVersionPerMethod: only a MinHash store may have key layout
+// version 5; a SimHash or signature store that says so is refused.
+func TestStoreVersionPerMethod(t *testing.T) {
+	for _, m := range []Method{MethodSimHash, MethodMD5, MethodMinHash} {
+		dir := filepath.Join(t.TempDir(), "idx")
+		st, err := OpenStore(dir, &StoreOptions{Method: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, _ := json.Marshal(storeMeta{Version: 5, Method: m.String(), StoreOptions: st.Options()})
+		if err := st.db.Set([]byte("m"), meta, nil); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		st, err = OpenStore(dir, nil)
+		if ok := err == nil; ok != (m == MethodMinHash) {
+			t.Errorf("%v at version 5: %v", m, err)
+		}
+		if err == nil {
+			st.Close()
+		}
+	}
+}
