@@ -145,17 +145,9 @@ func TestStoreMinHashHeld(t *testing.T) {
 
 	// A store of key layout version 4 keeps no neighbours and is asked
 	// through its bands.
-	dir4 := filepath.Join(t.TempDir(), "v4")
-	st4, err := OpenStore(dir4, &StoreOptions{Method: MethodMinHash})
+	dir4 := storeOfVersion(t, MethodMinHash, 4)
+	st4, err := OpenStore(dir4, nil)
 	if err != nil {
-		t.Fatal(err)
-	}
-	meta, _ := json.Marshal(storeMeta{Version: 4, Method: MethodMinHash.String(), StoreOptions: st4.Options()})
-	if err := st4.db.Set([]byte("m"), meta, nil); err != nil {
-		t.Fatal(err)
-	}
-	st4.Close()
-	if st4, err = OpenStore(dir4, nil); err != nil {
 		t.Fatal(err)
 	}
 	defer st4.Close()
@@ -432,17 +424,7 @@ func checkNearKeys(t *testing.T, st *Store) int {
 // version 5; a SimHash or signature store that says so is refused.
 func TestStoreVersionPerMethod(t *testing.T) {
 	for _, m := range []Method{MethodSimHash, MethodMD5, MethodMinHash} {
-		dir := filepath.Join(t.TempDir(), "idx")
-		st, err := OpenStore(dir, &StoreOptions{Method: m})
-		if err != nil {
-			t.Fatal(err)
-		}
-		meta, _ := json.Marshal(storeMeta{Version: 5, Method: m.String(), StoreOptions: st.Options()})
-		if err := st.db.Set([]byte("m"), meta, nil); err != nil {
-			t.Fatal(err)
-		}
-		st.Close()
-		st, err = OpenStore(dir, nil)
+		st, err := OpenStore(storeOfVersion(t, m, 5), nil)
 		if ok := err == nil; ok != (m == MethodMinHash) {
 			t.Errorf("%v at version 5: %v", m, err)
 		}
@@ -450,4 +432,23 @@ func TestStoreVersionPerMethod(t *testing.T) {
 			st.Close()
 		}
 	}
+}
+
+// storeOfVersion makes an empty store of method m that says it has key
+// layout version v, and returns its folder.
+func storeOfVersion(t *testing.T, m Method, v int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "idx")
+	st, err := OpenStore(dir, &StoreOptions{Method: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, _ := json.Marshal(storeMeta{Version: v, Method: m.String(), StoreOptions: st.Options()})
+	if err := st.db.Set([]byte("m"), meta, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
