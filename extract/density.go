@@ -140,17 +140,22 @@ func overruleNames(p *Page) {
 			}
 		}
 		for n := b.Node; n != nil && b.hint < 0; n = n.Parent {
-			if info := p.names[n]; info.hint < 0 && strings.HasSuffix(info.rule, "~caption") && !opened[n] {
-				opened[n] = true
-				if b.Kind == Heading && n != b.Node {
-					sectionHeads[n] = true
-				}
+			info := p.names[n]
+			if info.hint >= 0 || opened[n] {
+				continue
 			}
-			if info := p.names[n]; info.hint < 0 && strings.HasPrefix(info.rule, "id~") && !opened[n] {
-				opened[n] = true
-				if anchorID(n, b) {
-					sectionHeads[n] = true
-				}
+			var section bool
+			switch {
+			case strings.HasSuffix(info.rule, "~caption"):
+				section = b.Kind == Heading && n != b.Node
+			case strings.HasPrefix(info.rule, "id~"):
+				section = anchorID(n, b)
+			default:
+				continue
+			}
+			opened[n] = true
+			if section {
+				sectionHeads[n] = true
 			}
 		}
 		w := b.textWeight()
