@@ -1,8 +1,11 @@
 package winnowbeam
 
 import (
+	"cmp"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -151,5 +154,41 @@ func TestComponentsRandom(t *testing.T) {
 				t.Error("no final star: the test does not exercise them")
 			}
 		})
+	}
+}
+
+// TestLinkNear: the records under one SimHash key form the components
+// of their pairs within K bits, each rooted at its least record, and
+// copies of one fingerprint (a crawl's error page) are linked without
+// being compared: 20,000 copies cost no comparison, not 200 million.
+func TestLinkNear(t *testing.T) {
+	const copies = 20000
+	var all []keyed
+	for i := range copies {
+		all = append(all, keyed{ID: 10 + i, FP: 0xdead})
+	}
+	// Two records within a bit of the copies' fingerprint and of each
+	// other, one far from every other.
+	all = append(all, keyed{ID: 3, FP: 0xdeac}, keyed{ID: 5, FP: 0xdeaf}, keyed{ID: 7, FP: 0xffff0000})
+	slices.SortFunc(all, func(a, b keyed) int { return cmp.Compare(a.ID, b.ID) })
+	compared := 0
+	near := func(a, b uint64) bool {
+		compared++
+		return bits.OnesCount64(a^b) <= 1
+	}
+	u := linkNear(all, near)
+	for i, r := range all {
+		root := all[u.find(i)].ID
+		want := 3
+		if r.ID == 7 {
+			want = 7
+		}
+		if root != want {
+			t.Fatalf("record %d (%x) in the component of %d, want %d", r.ID, r.FP, root, want)
+		}
+	}
+	// Four distinct fingerprints: at most six comparisons.
+	if compared > 6 {
+		t.Errorf("%d comparisons of fingerprints for 4 distinct ones", compared)
 	}
 }

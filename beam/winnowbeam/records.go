@@ -246,18 +246,11 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int64, vals func(*[]byte
 	}
 	slices.SortFunc(all, func(a, b keyed) int { return cmp.Compare(a.ID, b.ID) })
 	all = slices.CompactFunc(all, func(a, b keyed) bool { return a.ID == b.ID })
-	// The components of the candidate pairs among the key's records.
-	u := newUnionFind(len(all))
-	for i := range all {
-		if !f.verify {
-			u[i] = 0 // MinHash: a shared band makes a candidate
-			continue
-		}
-		for j := i + 1; j < len(all); j++ {
-			if f.keyer.Candidates(all[i].FP, all[j].FP) {
-				u.union(i, j)
-			}
-		}
+	var u unionFind
+	if f.verify {
+		u = linkNear(all, f.keyer.Candidates)
+	} else {
+		u = make(unionFind, len(all)) // MinHash: a shared band makes a candidate
 	}
 	for j := range all {
 		if r := u.find(j); r != j {
@@ -265,6 +258,38 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int64, vals func(*[]byte
 		}
 	}
 	return nil
+}
+
+// linkNear returns the components of the candidate pairs among records
+// sorted by id: a pair is a candidate when near says so of their
+// fingerprints. Records with one fingerprint are one component without
+// a comparison (a fingerprint is within any K bits of itself), so near
+// is asked only of pairs of distinct fingerprints: a million copies of
+// one error page under a key cost a sort, not a million squared
+// comparisons.
+func linkNear(all []keyed, near func(a, b uint64) bool) unionFind {
+	u := newUnionFind(len(all))
+	order := make([]int, len(all))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(all[a].FP, all[b].FP) })
+	var reps []int // the first record of each distinct fingerprint
+	for n, i := range order {
+		if n > 0 && all[order[n-1]].FP == all[i].FP {
+			u.union(reps[len(reps)-1], i)
+			continue
+		}
+		reps = append(reps, i)
+	}
+	for x, i := range reps {
+		for _, j := range reps[x+1:] {
+			if u.find(i) != u.find(j) && near(all[i].FP, all[j].FP) {
+				u.union(i, j)
+			}
+		}
+	}
+	return u
 }
 
 // assignFn sends each record to the shard of its component.
