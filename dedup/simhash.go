@@ -356,6 +356,15 @@ func (ix *Index) Fingerprint(id int) uint64 { return ix.fps[id] }
 // Query calls fn for every fingerprint within the layout's K bits of fp,
 // once each, and returns the number of candidates it examined.
 func (ix *Index) Query(fp uint64, fn func(id, dist int)) (examined int) {
+	return ix.Search(fp, func(id, dist int) bool {
+		fn(id, dist)
+		return true
+	})
+}
+
+// Search is Query that stops at the first call of fn that returns
+// false.
+func (ix *Index) Search(fp uint64, fn func(id, dist int) bool) (examined int) {
 	k := ix.layout.K
 	for ti := range ix.tables {
 		t := &ix.tables[ti]
@@ -370,7 +379,9 @@ func (ix *Index) Query(fp uint64, fn func(id, dist int)) (examined int) {
 			if d > k || ix.firstTable(x) != ti {
 				continue // too far, or reported by an earlier table
 			}
-			fn(int(id), d)
+			if !fn(int(id), d) {
+				return examined
+			}
 		}
 	}
 	return examined

@@ -285,6 +285,9 @@ type StreamResult struct {
 	// Near counts the documents with a near-duplicate in another
 	// cluster (StreamOutcome.Near).
 	Near int
+	// Examined counts the SimHash table entries the candidate search
+	// and the clusterings looked at (MethodSimHash).
+	Examined int
 
 	s      *Streamer
 	cands  []uint32 // documents with candidates, increasing

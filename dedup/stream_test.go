@@ -194,6 +194,54 @@ func TestStreamerNear(t *testing.T) {
 	}
 }
 
+// TestStreamerSimHashCopies: copies of one page (a crawl's error page)
+// share one entry of the SimHash tables: they form one cluster, the
+// other texts cluster as without them, and the tables are searched a
+// few times a document, not once a pair of copies (3,000 copies made
+// 90 million entries examined when each was a table entry of its own).
+func TestStreamerSimHashCopies(t *testing.T) {
+	others := streamTexts(200, 9)
+	cfg := Config{Method: MethodSimHash, K: 3, Threshold: 0.8}
+	want := outcomes(t, streamCluster(t, others, cfg, 0, false))
+	const copies = 3000
+	page := strings.Repeat("the page you asked for is not here; try the search box or the front page. ", 3)
+	texts := append([]string(nil), others...)
+	for range copies {
+		texts = append(texts, page)
+	}
+	res := streamCluster(t, texts, cfg, 0, false)
+	got := outcomes(t, res)
+	for i := range others {
+		if got[i].Centre != want[i].Centre {
+			t.Fatalf("document %d: centre %d beside the copies, %d without them", i, got[i].Centre, want[i].Centre)
+		}
+	}
+	for i := len(others); i < len(texts); i++ {
+		if got[i].Centre != len(others) {
+			t.Fatalf("copy %d: centre %d, want the first copy %d", i, got[i].Centre, len(others))
+		}
+	}
+	if res.Examined > 100*len(texts) {
+		t.Errorf("%d table entries examined for %d documents", res.Examined, len(texts))
+	}
+}
+
+// outcomes reads every outcome of a result.
+func outcomes(t *testing.T, res *StreamResult) []StreamOutcome {
+	t.Helper()
+	var out []StreamOutcome
+	for {
+		o, ok, err := res.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return out
+		}
+		out = append(out, o)
+	}
+}
+
 func TestStreamerMemoryError(t *testing.T) {
 	norm, _ := NewNormalizer(Options{})
 	if _, err := NewStreamer(Config{}, norm, StreamOptions{MaxMemory: 1000, TempDir: t.TempDir()}); !errors.Is(err, ErrMemory) {

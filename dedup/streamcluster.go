@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"maps"
@@ -14,7 +15,7 @@ import (
 )
 
 // nearGroupCap is the largest candidate group (documents sharing one
-// key) whose cross-cluster pairs are checked for near-duplicates: a
+// key, or with SimHash one table's leading bits) whose cross-cluster pairs are checked for near-duplicates: a
 // bucket of a million identical pages would otherwise cost a trillion
 // comparisons. The clustering itself reads every group.
 const nearGroupCap = 1000
@@ -36,7 +37,12 @@ type clusterer struct {
 	// dgroups).
 	gstart, members []int32
 	dstart, dgroups []int32
-	ix              *Index // MethodSimHash
+	ix              *Index // MethodSimHash: over the distinct fingerprints
+	// MethodSimHash: the documents of each distinct fingerprint (fpStart
+	// indexes fpDocs), and each document's distinct fingerprint.
+	fpStart []int32
+	fpDocs  []uint32
+	fpOf    []int32
 
 	meta      []Doc
 	loc       []docLoc
@@ -61,6 +67,7 @@ type clusterer struct {
 	cbuf   []int32
 
 	candidates, verified, clusters, duplicates int
+	examined                                   int // SimHash table entries
 	estimated, exactN                          int
 }
 
@@ -148,8 +155,11 @@ func fromMarks(marks []uint64, n int) []uint32 {
 	return out
 }
 
-// simhashCandidates builds Manku's tables over the fingerprints and
-// keeps the documents with a candidate.
+// simhashCandidates builds Manku's tables over the distinct
+// fingerprints and keeps the documents with a candidate: another
+// document with the same fingerprint or one within K bits. Copies of a
+// page share one entry of the tables, so a million of them cost no
+// million queries of a million entries each.
 func (c *clusterer) simhashCandidates() error {
 	s := c.s
 	layout, err := PlanLayout(c.cfg.K, s.n, 0)
@@ -159,34 +169,70 @@ func (c *clusterer) simhashCandidates() error {
 	if need := int64(layout.BytesPerFingerprint()+10) * int64(s.n); need > c.budget {
 		return fmt.Errorf("%w: SimHash tables for %d documents need %d MB", ErrMemory, s.n, need>>20)
 	}
-	c.ix = NewIndex(s.fps, layout)
-	s.fps = nil
-	marks := make([]uint64, (s.n+63)/64)
+	// The documents with a fingerprint by fingerprint, then by id; each
+	// run of one fingerprint is a group (fpStart indexes fpDocs).
+	c.fpDocs = make([]uint32, 0, s.n)
 	for i := range s.n {
-		if !s.hasFP[i] {
-			continue
+		if s.hasFP[i] {
+			c.fpDocs = append(c.fpDocs, uint32(i))
 		}
-		c.ix.Query(c.ix.Fingerprint(i), func(j, _ int) {
-			if j != i && s.hasFP[j] {
-				marks[i/64] |= 1 << (i % 64)
+	}
+	slices.SortFunc(c.fpDocs, func(a, b uint32) int {
+		return cmp.Or(cmp.Compare(s.fps[a], s.fps[b]), cmp.Compare(a, b))
+	})
+	var distinct []uint64
+	c.fpOf = make([]int32, s.n)
+	for n, id := range c.fpDocs {
+		if n == 0 || s.fps[id] != distinct[len(distinct)-1] {
+			distinct = append(distinct, s.fps[id])
+			c.fpStart = append(c.fpStart, int32(n))
+		}
+		c.fpOf[id] = int32(len(distinct) - 1)
+	}
+	c.fpStart = append(c.fpStart, int32(len(c.fpDocs)))
+	s.fps = nil
+	c.ix = NewIndex(distinct, layout)
+	marks := make([]uint64, (s.n+63)/64)
+	for g := range c.ix.Len() {
+		docs := c.fpGroup(g)
+		cand := len(docs) > 1
+		if !cand {
+			c.examined += c.ix.Search(c.ix.Fingerprint(g), func(h, _ int) bool {
+				cand = h != g
+				return !cand
+			})
+		}
+		if cand {
+			for _, id := range docs {
+				marks[id/64] |= 1 << (id % 64)
 			}
-		})
+		}
 	}
 	c.cands = fromMarks(marks, s.n)
 	c.held = int64(layout.BytesPerFingerprint()+10)*int64(s.n) + int64(len(c.cands))*4
 	return nil
 }
 
+// fpGroup is the documents whose fingerprint is distinct fingerprint g.
+func (c *clusterer) fpGroup(g int) []uint32 { return c.fpDocs[c.fpStart[g]:c.fpStart[g+1]] }
+
 // candidatesOf lists candidate k's candidates (candidate indices,
-// increasing, without k); groups over capSize members are skipped when
-// capSize > 0. The slice is reused by the next call.
+// increasing, without k); groups over capSize members (with SimHash,
+// the documents of one fingerprint) are skipped when capSize > 0. The
+// slice is reused by the next call.
 func (c *clusterer) candidatesOf(k int32, capSize int) []int32 {
 	out := c.cbuf[:0]
 	if c.ix != nil {
-		id := int(c.cands[k])
-		c.ix.Query(c.ix.Fingerprint(id), func(j, _ int) {
-			if j != id && c.s.hasFP[j] {
-				out = append(out, int32(candIndex(c.cands, uint32(j))))
+		id := c.cands[k]
+		c.examined += c.ix.Query(c.ix.Fingerprint(int(c.fpOf[id])), func(g, _ int) {
+			docs := c.fpGroup(g)
+			if capSize > 0 && len(docs) > capSize {
+				return
+			}
+			for _, j := range docs {
+				if j != id {
+					out = append(out, int32(candIndex(c.cands, j)))
+				}
 			}
 		})
 		slices.Sort(out)
@@ -555,7 +601,7 @@ func (c *clusterer) result() *StreamResult {
 		Docs: s.n, Layout: Layout{}, Bands: s.bands,
 		Candidates: c.candidates, Verified: c.verified,
 		Duplicates: c.duplicates, Clusters: s.n - c.duplicates,
-		Estimated: c.estimated, Exact: c.exactN,
+		Estimated: c.estimated, Exact: c.exactN, Examined: c.examined,
 		s: s, cands: c.cands, centre: c.centre, size: c.size, near: c.near, nearS: c.nearS,
 	}
 	if c.ix != nil {
