@@ -168,17 +168,7 @@ func TestStreamerNear(t *testing.T) {
 	}
 	for _, small := range []bool{false, true} {
 		res := streamCluster(t, []string{a, b, c}, Config{Method: MethodMinHash, Threshold: thr}, 0, small)
-		var got []StreamOutcome
-		for {
-			o, ok, err := res.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				break
-			}
-			got = append(got, o)
-		}
+		got := outcomes(t, res)
 		if got[1].Centre != 0 || got[2].Centre != 2 {
 			t.Fatalf("clusters %d %d %d, want 0 0 2", got[0].Centre, got[1].Centre, got[2].Centre)
 		}
