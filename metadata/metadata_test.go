@@ -369,3 +369,17 @@ func TestNamespacedDateKey(t *testing.T) {
 		t.Errorf("published %q from %q, want the site-namespaced upload day", m.Published, m.Sources["published"])
 	}
 }
+
+func TestScanSkipsSentences(t *testing.T) {
+	page := `<html><body><h1>Tax help</h1><p>` + strings.Repeat("Volunteers prepare returns for free. ", 12) + `</p>
+<p>Virtual tax assistance will be available to every household in the county beginning Monday, May 6th 2024.</p>
+<p>All prices reflect the final price after savings and rebates, and these offers expire 9/30/2017 at 11:59 P.M.</p>
+<p>` + strings.Repeat("Bring last year's forms. ", 12) + `</p></body></html>`
+	if m := read(t, page, ""); m.Published != "" {
+		t.Errorf("published %q from %q, want none: the page's only dates stand in sentences", m.Published, m.Sources["published"])
+	}
+	dated := strings.Replace(page, "<h1>Tax help</h1>", "<h1>Tax help</h1><p>"+strings.Repeat("Call us. ", 40)+"</p><div>Posted 12 March 2021</div>", 1)
+	if m := read(t, dated, ""); m.Published != "2021-03-12" {
+		t.Errorf("published %q from %q, want the short date line", m.Published, m.Sources["published"])
+	}
+}
