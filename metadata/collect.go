@@ -73,6 +73,7 @@ type heading struct {
 	text     string
 	pos      int    // bytes of text before it
 	after    []byte // the text below it
+	lines    []byte // the texts of after that are not sentences (see sentence)
 	line     string // the first short text with a date in after: a date line
 	prevText string // the text before the current one in after: a label such as "Updated"
 }
@@ -90,6 +91,9 @@ func (h *heading) follow(t string) {
 	}
 	h.prevText = t
 	h.after = append(append(h.after, t...), ' ')
+	if !sentence(t) {
+		h.lines = append(append(h.lines, t...), ' ')
+	}
 }
 
 // headline picks the page's headline among its first <h1>s, with the
@@ -154,6 +158,15 @@ func (c *collector) afterHeadline() string {
 		return ""
 	}
 	return string(c.anchor.after)
+}
+
+// linesAfterHeadline is the text below the headline without its
+// sentences: the date lines, labels and names ("" without a headline).
+func (c *collector) linesAfterHeadline() string {
+	if c.anchor == nil {
+		return ""
+	}
+	return string(c.anchor.lines)
 }
 
 // placed says where a shown date stands against the headline: after it,

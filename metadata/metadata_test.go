@@ -383,3 +383,10 @@ func TestScanSkipsSentences(t *testing.T) {
 		t.Errorf("published %q from %q, want the short date line", m.Published, m.Sources["published"])
 	}
 }
+
+func TestSentenceBelowHeadline(t *testing.T) {
+	page := `<html><body><h1>Terms of the spring offer</h1><p>Discount and gift will be valid from January 16, 2025 at 7:00 AM Eastern Standard Time for every order placed online.</p></body></html>`
+	if m := read(t, page, ""); m.Published != "" {
+		t.Errorf("published %q from %q, want none: the date below the headline stands in a sentence", m.Published, m.Sources["published"])
+	}
+}
