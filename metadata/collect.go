@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/net/publicsuffix"
 )
 
 // Bounds of what the walk keeps: a page is read in one pass, and these
@@ -46,7 +47,7 @@ type collector struct {
 	anchorCut    string     // its text with the site's name cut off
 	agreed       bool       // a structured title names the anchor (or the page has none)
 	site         valued     // the site's own name (siteName)
-	host         string     // the page's host name without "www."
+	host         string     // the page's registered domain ("newegg.com" for promotions.newegg.com), else its host name without "www."
 	pos          int        // bytes of text walked so far
 	labelledDate string     // the first text a "Date:"/"Published:" label names a date with
 	labelWait    int        // text nodes still to look at after a label that stood alone
@@ -198,6 +199,9 @@ func (w *collector) finish(doc *html.Node, host string) *collector {
 	c := new(collector)
 	*c = *w
 	c.doc, c.host = doc, strings.TrimPrefix(host, "www.")
+	if d, err := publicsuffix.EffectiveTLDPlusOne(c.host); err == nil {
+		c.host = d // a title names the site, not the host: "GAME CHANGER | Newegg.com"
+	}
 	c.warnings = c.warnings[:len(c.warnings):len(c.warnings)] // appends copy
 	c.ld = parseLD(c.ldTexts, &c.warnings)
 	c.site = c.siteName()

@@ -390,3 +390,10 @@ func TestSentenceBelowHeadline(t *testing.T) {
 		t.Errorf("published %q from %q, want none: the date below the headline stands in a sentence", m.Published, m.Sources["published"])
 	}
 }
+
+func TestTitleCutsRegisteredDomain(t *testing.T) {
+	page := `<html><head><title>Spring Sale | Acme.com</title></head><body><p>Prices cut on every tool in the shop.</p></body></html>`
+	if m := read(t, page, "https://promotions.acme.com/spring/index.html"); m.Title != "Spring Sale" {
+		t.Errorf("title %q, want the site's registered domain cut off", m.Title)
+	}
+}
