@@ -680,8 +680,10 @@ func yearEnd(s string) int {
 // updateWords open a line that gives a modification date.
 var updateWords = regexp.MustCompile(`(?i)^\s*(?:last\s+)?` + updateLabels)
 
-// updateLabels are the words that label a modification date.
-const updateLabels = `(?:updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`
+// updateLabels are the words that label a modification date, or a
+// thread's latest activity ("Last post: 01/12/2025" on a forum, whose
+// publication is its first post's).
+const updateLabels = `(?:last\s+(?:post|reply)|latest\s+(?:post|reply)|updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`
 
 // updateLabel says whether a shown date is a modification date.
 func updateLabel(sh shown) bool {

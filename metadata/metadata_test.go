@@ -397,3 +397,11 @@ func TestTitleCutsRegisteredDomain(t *testing.T) {
 		t.Errorf("title %q, want the site's registered domain cut off", m.Title)
 	}
 }
+
+func TestLastPostIsNoPublication(t *testing.T) {
+	ld := `<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Goats on the hill","datePublished":"2025-03-04T10:00:00Z"}</script>`
+	page := `<html><head>` + ld + `</head><body><h1>Goats on the hill</h1><p>Last post: 12 May 2025 at 6:49 pm</p><p>Where do the goats go in winter?</p></body></html>`
+	if m := read(t, page, ""); m.Published != "2025-03-04" {
+		t.Errorf("published %q from %q, want the thread's start, not its last post", m.Published, m.Sources["published"])
+	}
+}
