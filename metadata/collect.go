@@ -884,7 +884,8 @@ func (f *folder) walk(n *html.Node) bool {
 			f.write(ch.Data)
 			f.space = f.space || !f.runOn
 		case html.ElementNode:
-			if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style || ch.DataAtom == atom.Button {
+			if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style || ch.DataAtom == atom.Button ||
+				f.runOn && ch.DataAtom == atom.Time { // a heading's <time> is its date, not its words
 				continue
 			}
 			apart := !f.runOn || !inline(ch.DataAtom)

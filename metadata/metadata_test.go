@@ -405,3 +405,14 @@ func TestLastPostIsNoPublication(t *testing.T) {
 		t.Errorf("published %q from %q, want the thread's start, not its last post", m.Published, m.Sources["published"])
 	}
 }
+
+func TestHeadingTimeIsNoWords(t *testing.T) {
+	page := `<html><body><h1><a href="/goats.html"><time datetime="2024-12-18T13:21:19+00:00">Dec <span>18</span> 2024</time> Goats on the hill</a></h1><p>The goats came back.</p></body></html>`
+	m := read(t, page, "")
+	if m.Title != "Goats on the hill" {
+		t.Errorf("title %q, want the heading without its <time>", m.Title)
+	}
+	if m.Published != "2024-12-18" {
+		t.Errorf("published %q, want the heading's <time>", m.Published)
+	}
+}
