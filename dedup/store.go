@@ -382,8 +382,8 @@ type indexKind interface {
 	// doc reads a "d" record.
 	doc(id uint64, rec []byte) (StoredDoc, error)
 	// query calls found for each held near-duplicate of sd, in any order
-	// and maybe more than once, with its "d" record when it read it (nil
-	// otherwise); distance is -1 but for SimHash, and verified says
+	// and maybe more than once, with its "d" record read on the same
+	// view as the lookup keys (see onIter); distance is -1 but for SimHash, and verified says
 	// whether the similarity was checked on the documents' sketches. It
 	// counts its work in qs.
 	query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error
@@ -468,17 +468,26 @@ func scanPrefixes(db pebble.Reader, prefixes [][]byte, fn func(key []byte, id ui
 	if len(prefixes) == 0 {
 		return nil
 	}
-	// Most band keys are in no table: the bottom level's filters too
-	// answer for them, where pebble would otherwise read a data block.
-	it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})
+	return onIter(db, func(it *pebble.Iterator) error { return scanIter(it, prefixes, fn) })
+}
+
+// onIter runs fn on one new iterator of r, one consistent view: a query
+// reads its lookup keys and the records they point at on it, so that a
+// document replaced or deleted meanwhile is either found whole or not at
+// all (read apart, a key could point at a record gone, and the query
+// fail). Most lookup keys are in no table: the bottom level's filters
+// too answer for them, where pebble would otherwise read a data block.
+func onIter(r pebble.Reader, fn func(it *pebble.Iterator) error) (err error) {
+	it, err := r.NewIter(&pebble.IterOptions{UseL6Filters: true})
 	if err != nil {
 		return err
 	}
-	err = scanIter(it, prefixes, fn)
-	if cerr := it.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	defer func() {
+		if cerr := it.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	return fn(it)
 }
 
 // scanIter is scanPrefixes on it.
@@ -504,14 +513,19 @@ func isSplitPrefix(p []byte) bool {
 // scanRange calls fn with every key from lo (included) to hi (excluded)
 // and the id that ends it after the first idAt bytes.
 func scanRange(db *pebble.DB, lo, hi []byte, idAt int, fn func(key []byte, id uint64)) error {
-	it, err := db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
-	if err != nil {
-		return err
-	}
-	for it.First(); it.Valid(); it.Next() {
+	return onIter(db, func(it *pebble.Iterator) error { return scanIterRange(it, lo, hi, idAt, fn) })
+}
+
+// scanIterRange is scanRange on it. It bounds it meanwhile, so that the
+// end of the range reads no block past it, and leaves it unbounded.
+func scanIterRange(it *pebble.Iterator, lo, hi []byte, idAt int, fn func(key []byte, id uint64)) error {
+	it.SetBounds(lo, hi)
+	for valid := it.First(); valid; valid = it.Next() {
 		fn(it.Key(), keyID(it.Key(), idAt))
 	}
-	return it.Close()
+	err := it.Error()
+	it.SetBounds(nil, nil)
+	return err
 }
 
 // Options are the store's settings.
@@ -697,15 +711,6 @@ func (s *Store) TermStatsState() (docs, added, deleted int) {
 	return st.StatsDocs, st.StatsAdded, st.StatsDeleted
 }
 
-// get reads a document by id.
-func (s *Store) get(id uint64) (StoredDoc, error) {
-	rec, err := docRecord(s.db, id)
-	if err != nil {
-		return StoredDoc{}, err
-	}
-	return s.kind.doc(id, rec)
-}
-
 // Query calls fn, in increasing id order, for every held near-duplicate of
 // an entry: within K bits (SimHash), sharing a band with an estimated
 // Jaccard similarity of at least the threshold (MinHash), or sharing a
@@ -768,13 +773,7 @@ func (s *Store) QueryStats(q Entry, fn func(Match)) (QueryStats, error) {
 	slices.Sort(ids)
 	for _, id := range ids {
 		h := found[id]
-		var d StoredDoc
-		var err error
-		if h.rec != nil { // the kind read it to verify: not a second lookup
-			d, err = s.kind.doc(id, h.rec)
-		} else {
-			d, err = s.get(id)
-		}
+		d, err := s.kind.doc(id, h.rec)
 		if err != nil {
 			return qs, err
 		}

@@ -192,21 +192,34 @@ func (k *sigKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 
 func (k *sigKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
 	sigs := sd.(sigSigned)
-	shared := map[uint64]int{}
-	for _, sig := range sigs {
-		if err := scanKeys(k.db, sigKey(k.gen, sig), func(_ []byte, id uint64) { qs.Keys++; shared[id]++ }); err != nil {
+	prefixes := make([][]byte, len(sigs))
+	for i, sig := range sigs {
+		prefixes[i] = sigKey(k.gen, sig)
+	}
+	// The lookup keys, the candidates' signatures and their records on
+	// one view (see onIter).
+	return onIter(k.db, func(it *pebble.Iterator) error {
+		shared := map[uint64]int{}
+		if err := scanIter(it, prefixes, func(_ []byte, id uint64) { qs.Keys++; shared[id]++ }); err != nil {
 			return err
 		}
-	}
-	qs.Candidates += len(shared)
-	for id, n := range shared {
-		gv, err := dbValue(k.db, genDocKey(k.gen, id))
-		if err != nil {
-			return fmt.Errorf("%w: signatures of document %d: %v", ErrStore, id, err)
+		qs.Candidates += len(shared)
+		for id, n := range shared {
+			gv, err := seekValue(it, genDocKey(k.gen, id))
+			switch {
+			case err != nil:
+				return fmt.Errorf("%w: signatures of document %d: %v", ErrStore, id, err)
+			case gv == nil:
+				return fmt.Errorf("%w: document %d: no signatures", ErrStore, id)
+			}
+			rec, err := seekRecord(it, id)
+			if err != nil {
+				return err
+			}
+			found(id, rec, -1, float64(n)/float64(max(len(sigs), len(gv)/8)), false)
 		}
-		found(id, nil, -1, float64(n)/float64(max(len(sigs), len(gv)/8)), false)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (k *sigKind) describe(st *StoreStats) {

@@ -199,7 +199,12 @@ func (k *simKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 // a Jaccard similarity under the threshold is dropped, and one of them
 // without a sketch is reported unverified.
 func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
-	q := sd.(simSigned)
+	return onIter(k.db, func(it *pebble.Iterator) error { return k.queryOn(it, sd.(simSigned), qs, found) })
+}
+
+// queryOn is query on it: the table keys and the candidates' records are
+// read on one view (see onIter).
+func (k *simKind) queryOn(it *pebble.Iterator, q simSigned, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
 	near := map[uint64]int{} // id -> distance
 	for ti := range k.tables {
 		t := &k.tables[ti]
@@ -212,7 +217,7 @@ func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []b
 		if top := p | ^lead; top != ^uint64(0) {
 			hi = tableKey(ti, top+1)
 		}
-		err := scanRange(k.db, lo, hi, 10, func(key []byte, id uint64) {
+		err := scanIterRange(it, lo, hi, 10, func(key []byte, id uint64) {
 			qs.Keys++
 			if d := bits.OnesCount64(binary.BigEndian.Uint64(key[2:10]) ^ p); d <= k.k {
 				near[id] = d
@@ -224,20 +229,16 @@ func (k *simKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []b
 	}
 	qs.Candidates += len(near)
 	for id, d := range near {
-		unverified := 1 - float64(d)/64
-		if k.threshold == 0 || q.sketch == nil {
-			found(id, nil, d, unverified, false)
-			continue
-		}
-		rec, err := docRecord(k.db, id)
+		rec, err := seekRecord(it, id)
 		if err != nil {
 			return err
 		}
 		_, held, _, err := k.simStored(id, rec)
+		unverified := 1 - float64(d)/64
 		switch {
 		case err != nil:
 			return err
-		case held == nil:
+		case k.threshold == 0 || q.sketch == nil || held == nil:
 			found(id, rec, d, unverified, false)
 		default:
 			if j := bbitJaccard(q.sketch, held); j >= k.threshold {

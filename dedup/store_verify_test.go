@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
@@ -104,5 +105,91 @@ func TestStoreSimHashVerifies(t *testing.T) {
 	}
 	if within < 80 || found != within {
 		t.Errorf("%d of the %d copies within %d bits found, verified", found, within, k)
+	}
+}
+
+// TestStoreReplacedWhileQueried: a SimHash store (verifying, and one of
+// fingerprints alone) and a signature store answer queries while the
+// documents they find are replaced and deleted: each query reads its
+// lookup keys and the records they point at on one view, so a document
+// gone meanwhile is found whole or not at all, and the query never fails
+// (a record read apart from the keys was "not found"). Run with -race.
+func TestStoreReplacedWhileQueried(t *testing.T) {
+	texts := goldTexts(t, 150, "wcxb-dev-even")
+	es := heldFamilies(texts[:min(40, len(texts))])
+	for _, c := range []struct {
+		name string
+		opts StoreOptions
+		fp   bool // query by fingerprint alone: nothing to verify on
+	}{
+		{"simhash", StoreOptions{Method: MethodSimHash, K: 3, Threshold: 0.8}, false},
+		{"simhash-fingerprints", StoreOptions{Method: MethodSimHash, K: 3, Threshold: 0.8}, true},
+		{"md5", StoreOptions{Method: MethodMD5}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := OpenStore(filepath.Join(t.TempDir(), "idx"), &c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			es := es
+			if c.fp {
+				fps := make([]Entry, len(es))
+				for i, e := range es {
+					fp, _ := st.kind.(*simKind).norm.Fingerprint(e.Text)
+					fps[i] = fpEntry(e.URL, fp)
+				}
+				es = fps
+			}
+			if _, err := st.AddBatch(es); err != nil {
+				t.Fatal(err)
+			}
+			var stop atomic.Bool
+			done := make(chan error, 1)
+			go func() {
+				// Each URL replaced by itself (a new id, the old record
+				// deleted), deleted and added again, round after round.
+				done <- func() error {
+					for range 5 {
+						for _, e := range es {
+							if stop.Load() {
+								return nil
+							}
+							if _, err := st.AddBatch([]Entry{e}); err != nil {
+								return err
+							}
+							if _, err := st.Delete(e.URL); err != nil {
+								return err
+							}
+							if _, err := st.AddBatch([]Entry{e}); err != nil {
+								return err
+							}
+						}
+					}
+					return nil
+				}()
+			}()
+			var failed error
+			for round := 0; failed == nil && round < 5; round++ {
+				for _, q := range es {
+					err := st.Query(Entry{Text: q.Text, Fingerprint: q.Fingerprint, HasFingerprint: q.HasFingerprint}, func(m Match) {
+						if m.URL == "" {
+							t.Errorf("%s found %+v", q.URL, m)
+						}
+					})
+					if err != nil {
+						failed = fmt.Errorf("query of %s: %w", q.URL, err)
+						break
+					}
+				}
+			}
+			stop.Store(failed != nil)
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if failed != nil {
+				t.Fatal(failed)
+			}
+		})
 	}
 }
