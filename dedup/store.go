@@ -731,17 +731,24 @@ type QueryStats struct {
 	// those sharing a band; the signature methods: those sharing a
 	// signature, whose signatures are read to score them).
 	Candidates int
-	// Held says that the query was of a document the store holds under
-	// the query's URL with the same signature, and was answered from the
-	// near-duplicates kept with it (MinHash stores of key layout version
-	// 5): Keys then counts its neighbour keys and Candidates the records
+	// Held says that the store holds a document with the query's
+	// signature, under the query's URL or found in the query's first
+	// band, and the query was answered from the near-duplicates kept with
+	// it (MinHash stores of key layout version 5): Keys then counts its
+	// neighbour keys (and the first band's) and Candidates the records
 	// read, its own included.
 	Held bool
+	// bandsOnly makes a MinHash query seek all its bands (tests).
+	bandsOnly bool
 }
 
 // QueryStats is Query, and it also says how much the query read.
 func (s *Store) QueryStats(q Entry, fn func(Match)) (QueryStats, error) {
-	var qs QueryStats
+	return s.queryStats(q, QueryStats{}, fn)
+}
+
+// queryStats is QueryStats, counting in qs.
+func (s *Store) queryStats(q Entry, qs QueryStats, fn func(Match)) (QueryStats, error) {
 	s.gmu.RLock()
 	defer s.gmu.RUnlock()
 	sd, ok := s.kind.sign(q)

@@ -33,9 +33,12 @@ import (
 // neighbour keys, and its neighbours' records, on one iterator (one
 // consistent view), instead of seeking every band: on a million
 // documents a band seek that finds a key reads a data block, 18 of them
-// a query. The matches are the same (TestStoreMinHashHeld). A document
-// keeps at most maxNear of them: one with more, or whose list would be
-// incomplete, is marked, and its held query seeks the bands.
+// a query. Any other query seeks its first band first: a document there
+// held with the query's signature (the same text under another URL)
+// answers it in the same way, from its neighbour keys. The matches are
+// the same (TestStoreMinHashHeld). A document keeps at most maxNear of
+// them: one with more, or whose list would be incomplete, is marked, and
+// its held query seeks the bands.
 
 // storeNumPerm is the MinHash signature length, and storeSeed its seed.
 const (
@@ -333,8 +336,48 @@ func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 	return StoredDoc{ID: id, URL: string(url)}, err
 }
 
+// query finds what near does. In a store that keeps near-duplicates it
+// first reads the records of the candidates of the query's first band:
+// one with the query's signature, unmarked, is a held copy of the query
+// (under another URL, or none), whose kept near-duplicates and itself
+// are exactly the query's matches (see the top of this file), read
+// instead of the other 17 bands. Otherwise the other bands are sought,
+// and those records are not read again.
 func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
-	return k.near(k.db, sd.(minSigned), qs, func(id uint64, rec []byte, j float64) { found(id, rec, -1, j, true) })
+	sig := sd.(minSigned)
+	fn := func(id uint64, rec []byte, j float64) { found(id, rec, -1, j, true) }
+	return onIter(k.db, func(it *pebble.Iterator) error {
+		keys := k.bandKeys(sig)
+		if !k.keepNear || qs.bandsOnly {
+			return k.nearOn(it, sig, keys, nil, nil, qs, fn)
+		}
+		var first []uint64
+		if err := scanIter(it, keys[:1], func(_ []byte, id uint64) { first = append(first, id) }); err != nil {
+			return err
+		}
+		recs := make(map[uint64][]byte, len(first))
+		for _, id := range first {
+			rec, err := seekRecord(it, id)
+			if err != nil {
+				return err
+			}
+			held, _, err := minStored(id, rec)
+			if err != nil {
+				return err
+			}
+			if bytes.Equal(held, sig) {
+				ok, err := k.fromNear(it, id, rec, sig, qs, found)
+				if ok || err != nil {
+					qs.Held = ok
+					qs.Keys += len(first)
+					return err
+				}
+			}
+			recs[id] = rec
+		}
+		qs.Keys += len(first)
+		return k.nearOn(it, sig, keys[1:], first, recs, qs, fn)
+	})
 }
 
 // near calls fn, in increasing id order, for each document of r that
@@ -342,36 +385,33 @@ func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []b
 // the threshold, with its record. It reads the band keys and the
 // records on one iterator, one consistent view of r: a document deleted
 // meanwhile is either found whole or not at all.
-func (k *minKind) near(r pebble.Reader, sig minSigned, qs *QueryStats, fn func(id uint64, rec []byte, similarity float64)) (err error) {
-	// Most band keys are in no table: the bottom level's filters too
-	// answer for them, where pebble would otherwise read a data block.
-	it, err := r.NewIter(&pebble.IterOptions{UseL6Filters: true})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := it.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	var cand []uint64
-	if err := scanIter(it, k.bandKeys(sig), func(_ []byte, id uint64) { qs.Keys++; cand = append(cand, id) }); err != nil {
+func (k *minKind) near(r pebble.Reader, sig minSigned, qs *QueryStats, fn func(id uint64, rec []byte, similarity float64)) error {
+	return onIter(r, func(it *pebble.Iterator) error { return k.nearOn(it, sig, k.bandKeys(sig), nil, nil, qs, fn) })
+}
+
+// nearOn is near on it, of the candidates cand (their keys counted) and
+// those of the band keys given; the records in recs are not read again.
+func (k *minKind) nearOn(it *pebble.Iterator, sig minSigned, keys [][]byte, cand []uint64, recs map[uint64][]byte, qs *QueryStats, fn func(id uint64, rec []byte, similarity float64)) error {
+	if err := scanIter(it, keys, func(_ []byte, id uint64) { qs.Keys++; cand = append(cand, id) }); err != nil {
 		return err
 	}
 	slices.Sort(cand)
 	cand = slices.Compact(cand)
 	qs.Candidates += len(cand)
-	return k.verify(it, sig, cand, fn)
+	return k.verify(it, sig, cand, recs, fn)
 }
 
-// verify reads on it the record of each of ids, in order, and calls fn
-// for those whose estimated Jaccard similarity to sig reaches the
-// threshold.
-func (k *minKind) verify(it *pebble.Iterator, sig minSigned, ids []uint64, fn func(id uint64, rec []byte, similarity float64)) error {
+// verify reads on it the record of each of ids (but those in recs), in
+// order, and calls fn for those whose estimated Jaccard similarity to
+// sig reaches the threshold.
+func (k *minKind) verify(it *pebble.Iterator, sig minSigned, ids []uint64, recs map[uint64][]byte, fn func(id uint64, rec []byte, similarity float64)) error {
 	for _, id := range ids {
-		rec, err := seekRecord(it, id)
-		if err != nil {
-			return err
+		rec, ok := recs[id]
+		if !ok {
+			var err error
+			if rec, err = seekRecord(it, id); err != nil {
+				return err
+			}
 		}
 		held, _, err := minStored(id, rec)
 		if err != nil {
@@ -387,19 +427,18 @@ func (k *minKind) verify(it *pebble.Iterator, sig minSigned, ids []uint64, fn fu
 // queryHeld answers the query of a document held under url with the
 // same signature from its neighbour keys (see the top of this file).
 func (k *minKind) queryHeld(url string, sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (ok bool, err error) {
-	if !k.keepNear {
+	if !k.keepNear || qs.bandsOnly {
 		return false, nil
 	}
-	sig := sd.(minSigned)
-	it, err := k.db.NewIter(&pebble.IterOptions{UseL6Filters: true})
-	if err != nil {
-		return false, err
-	}
-	defer func() {
-		if cerr := it.Close(); err == nil {
-			err = cerr
-		}
-	}()
+	err = onIter(k.db, func(it *pebble.Iterator) error {
+		ok, err = k.heldOn(it, url, sd.(minSigned), qs, found)
+		return err
+	})
+	return ok && err == nil, err
+}
+
+// heldOn is queryHeld on it.
+func (k *minKind) heldOn(it *pebble.Iterator, url string, sig minSigned, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (bool, error) {
 	v, err := seekValue(it, append([]byte{'u'}, url...))
 	if v == nil || err != nil {
 		return false, err
@@ -416,6 +455,14 @@ func (k *minKind) queryHeld(url string, sd signed, qs *QueryStats, found func(id
 	if err != nil || !bytes.Equal(held, sig) {
 		return false, err // changed since it was added: ask the bands
 	}
+	return k.fromNear(it, id, rec, sig, qs, found)
+}
+
+// fromNear answers a query of signature sig from document id, held with
+// that signature (rec is its record), and its neighbour keys, and
+// reports true; or false, having found nothing, when id is marked (its
+// list may be incomplete: ask the bands).
+func (k *minKind) fromNear(it *pebble.Iterator, id uint64, rec []byte, sig minSigned, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (bool, error) {
 	if far, err := seekValue(it, farKey(id)); far != nil || err != nil {
 		return false, err // too many near-duplicates kept: ask the bands
 	}
@@ -429,8 +476,8 @@ func (k *minKind) queryHeld(url string, sd signed, qs *QueryStats, found func(id
 	}
 	qs.Keys += len(ns)
 	qs.Candidates += 1 + len(ns)
-	found(id, rec, -1, bbitJaccard(sig, held), true)
-	err = k.verify(it, sig, ns, func(n uint64, rec []byte, j float64) { found(n, rec, -1, j, true) })
+	found(id, rec, -1, bbitJaccard(sig, rec[:storeNumPerm]), true)
+	err := k.verify(it, sig, ns, nil, func(n uint64, rec []byte, j float64) { found(n, rec, -1, j, true) })
 	return err == nil, err
 }
 
