@@ -126,8 +126,10 @@ type storeQuery struct {
 // BenchmarkStoreQuery adds a generated collection (default 200,000
 // documents) to a persistent store in batches of 10,000, compacts it,
 // then times queries that alternate between a held document (it must
-// find itself; queried by its text alone, so through its bands, not
-// from the near-duplicates a MinHash store keeps with a held URL) and
+// find itself; queried by its text alone, so not through its URL: a
+// MinHash store of key layout version 5 finds it in the query's first
+// band and answers from its kept near-duplicates, SimHash through its
+// tables) and
 // an unrelated one of the generator's unrelated set
 // (any match is a false duplicate), signing included. It reports the add
 // time and disk bytes per document, the p50 and p99 query times, the
