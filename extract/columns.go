@@ -109,7 +109,7 @@ func (c *classifier) keepMainColumn() {
 		switch {
 		case b.Label == Content:
 			column += b.Words
-		case b.Label == Boilerplate && !b.Firm && onlyDensity(b):
+		case retakable(b):
 			column += b.Words
 			linked := b.inLink || b.LinkDensity() >= 0.5
 			switch {

@@ -67,3 +67,26 @@ func classifyAs(t *testing.T, page string, opts Options, pt PageType, conf float
 	Classify(p)
 	return p
 }
+
+// TestColumnLeavesOverlays: the main column of a page of sections does not
+// take back a cookie notice or a dialog that dropOverlays removed; they
+// are over the page, not in its column.
+func TestColumnLeavesOverlays(t *testing.T) {
+	var cards strings.Builder
+	for _, name := range []string{"Network monitoring", "Backup and recovery", "Staff training"} {
+		fmt.Fprintf(&cards, `<div class="col"><div class="card"><h3>%s</h3><p>We set it up in a week and look after it every day of the year.</p></div></div>`, name)
+	}
+	page := `<html><body><header><nav><a href="/">Home</a> <a href="/services">Services</a></nav></header><main><h1>Our services</h1>` + cards.String() +
+		`<div class="notice-box"><p>This site uses cookies to improve your experience. By continuing you consent to our privacy policy and our partners' analytics.</p></div>` +
+		`<div role="dialog"><p>Choose your store before you add items to the cart, so that we can show you the delivery times.</p></div>` +
+		`</main><footer><a href="/jobs">Jobs</a></footer></body></html>`
+	text := classifyAs(t, page, Options{}, TypeService, 0.9).Text()
+	if !strings.Contains(text, "Backup and recovery") {
+		t.Fatalf("the column lost its sections: %q", text)
+	}
+	for _, gone := range []string{"uses cookies", "Choose your store"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("%q taken back by the column: %q", gone, text)
+		}
+	}
+}
