@@ -329,6 +329,7 @@ func classifyDensity(p *Page) {
 	c.keepMainColumn()
 	c.keepColumnFallback()
 	c.dropReviews()
+	c.dropRepeats()
 }
 
 // keepAuthor keeps the author lines set as headings or paragraphs right

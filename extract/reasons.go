@@ -29,7 +29,8 @@ package extract
 //     column: [ReasonMainColumn], [ReasonShortItems]; on a page left
 //     nearly empty, [ReasonColumnFallback];
 //   - customers' reviews on a product page: [ReasonReviews];
-//   - cookie and consent banners: [ReasonConsent]; dialogs: [ReasonDialog].
+//   - cookie and consent banners: [ReasonConsent]; dialogs: [ReasonDialog];
+//   - text the page gives twice (a copy per screen size): [ReasonRepeat].
 const (
 	// ReasonStopper (boilerplate) marks a short block, in the region, that
 	// is the title of a boilerplate section: "Related articles",
@@ -281,4 +282,5 @@ var reasonLegend = map[string]string{
 	ReasonReviews:        "on a product page, under an element named for reviews or testimonials",
 	ReasonConsent:        "a cookie or consent notice in a dialog or banner",
 	ReasonDialog:         "in a dialog (role dialog, aria-modal, <dialog>) that holds less than half of the page",
+	ReasonRepeat:         "a run of kept blocks that repeats an earlier run: a copy for another screen size, a quoted post",
 }

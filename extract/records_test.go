@@ -114,7 +114,7 @@ func TestCallToActionSections(t *testing.T) {
 		b.WriteString(`<p>We plan conferences, dinners and parties for companies of every size, from the first idea to the last guest leaving. Every event has one planner who answers the phone, knows the venue and stays until the end.</p>`)
 	}
 	for i, h := range []string{"Conferences", "Dinners", "Parties"} {
-		fmt.Fprintf(&b, `<section><h2>%s</h2><div><p data-section="1">Our planners look after the venue, the catering, the speakers and the schedule, so that your team can enjoy the day. We have run events of ten to two thousand guests, indoors and outdoors, in every season of the year.</p><a href="/book/%d">Book a consultation</a></div></section>`, h, i)
+		fmt.Fprintf(&b, `<section><h2>%s</h2><div><p data-section="1">For %s our planners look after the venue, the catering, the speakers and the schedule, so that your team can enjoy the day. We have run events of ten to two thousand guests, indoors and outdoors, in every season of the year.</p><a href="/book/%d">Book a consultation</a></div></section>`, h, h, i)
 	}
 	b.WriteString(`</main></body></html>`)
 	for typ, want := range map[PageType]bool{TypeService: true, TypeArticle: false} {
