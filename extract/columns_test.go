@@ -90,3 +90,23 @@ func TestColumnLeavesOverlays(t *testing.T) {
 		}
 	}
 }
+
+// TestDocColumnFromTitle: the main column of a documentation page begins
+// at its title; the version picker and breadcrumbs above it stay out,
+// while the sections under it come back.
+func TestDocColumnFromTitle(t *testing.T) {
+	var sections strings.Builder
+	for _, name := range []string{"Creating an index", "Dropping an index", "Index types"} {
+		fmt.Fprintf(&sections, `<div class="sect"><h2>%s</h2><p>See the reference page of the command.</p></div>`, name)
+	}
+	long := strings.Repeat("An index lets the database server find and retrieve specific rows much faster than it could do without one, but it adds overhead to the system as a whole. ", 5)
+	page := `<html><head><title>Chapter 11. Indexes</title></head><body><div class="top"><div><p>Documentation → Server 18</p><p>Supported versions: Current (18) / 17 / 16 / 15 / 14</p></div></div>` +
+		`<div class="content"><h1>Chapter 11. Indexes</h1><div><p>` + long + `</p></div>` + sections.String() + `</div></body></html>`
+	text := classifyAs(t, page, Options{}, TypeDocumentation, 0.9).Text()
+	if !strings.Contains(text, "Dropping an index") {
+		t.Fatalf("the column lost its sections: %q", text)
+	}
+	if strings.Contains(text, "Supported versions") {
+		t.Errorf("the version picker above the title kept: %q", text)
+	}
+}
