@@ -330,6 +330,7 @@ func classifyDensity(p *Page) {
 	c.keepColumnFallback()
 	c.dropReviews()
 	c.dropRepeats()
+	c.dropPlaceholders()
 }
 
 // keepAuthor keeps the author lines set as headings or paragraphs right

@@ -30,7 +30,8 @@ package extract
 //     nearly empty, [ReasonColumnFallback];
 //   - customers' reviews on a product page: [ReasonReviews];
 //   - cookie and consent banners: [ReasonConsent]; dialogs: [ReasonDialog];
-//   - text the page gives twice (a copy per screen size): [ReasonRepeat].
+//   - text the page gives twice (a copy per screen size): [ReasonRepeat];
+//     a template's filler text: [ReasonPlaceholder].
 const (
 	// ReasonStopper (boilerplate) marks a short block, in the region, that
 	// is the title of a boilerplate section: "Related articles",
@@ -283,4 +284,5 @@ var reasonLegend = map[string]string{
 	ReasonConsent:        "a cookie or consent notice in a dialog or banner",
 	ReasonDialog:         "in a dialog (role dialog, aria-modal, <dialog>) that holds less than half of the page",
 	ReasonRepeat:         "a run of kept blocks that repeats an earlier run: a copy for another screen size, a quoted post",
+	ReasonPlaceholder:    `filler text of a template: "Lorem ipsum dolor sit amet"`,
 }

@@ -18,7 +18,7 @@ var densityReasons = []string{
 	ReasonLinkDensity, ReasonCaption, ReasonForm, ReasonFragment, ReasonLabel,
 	ReasonDate, ReasonCredit, ReasonTeaser, ReasonLink, ReasonInRegion,
 	ReasonShortEdge, ReasonTail, ReasonShortItems, ReasonReviews, ReasonConsent,
-	ReasonDialog, ReasonRepeat,
+	ReasonDialog, ReasonRepeat, ReasonPlaceholder,
 }
 
 // contentReasons are the reasons that keep a block; all others drop it.
