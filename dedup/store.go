@@ -48,6 +48,7 @@ import (
 //	"b" band key(4) id         MinHash bands (empty value)
 //	"v" id(8) id               MinHash (version 5): a verified near-duplicate of id (empty value)
 //	"w" id                     MinHash (version 5): id's near-duplicates are not all kept (see maxNear)
+//	"k" band key(4)            MinHash (version 6): the band bucket is crowded (see store_crowded.go)
 //	"s" gen signature(8) id    signatures (empty value)
 //	"g" gen id                 a document's signatures in generation gen
 //	"x" id                     the text, for the methods that need statistics
@@ -81,10 +82,14 @@ type Store struct {
 // the same. Version 5 (MinHash) also keeps each document's verified
 // near-duplicates ("v" keys, see store_minhash.go), so that the query of
 // a held document needs no band seek; a winnow built before it would add
-// documents without them, and refuses such a store. New SimHash stores
+// documents without them, and refuses such a store. Version 6 (MinHash)
+// also marks crowded band buckets ("k" keys, see store_crowded.go), so
+// that adding one more copy of a large family of identical pages costs
+// the same as any add; a store of version 5 is raised to 6 by the write
+// that crowds its first bucket. New SimHash stores
 // take version 4. The signature methods keep no sketch: their new stores
 // still take version 3, so that older winnow builds keep opening them.
-const StoreVersion = 5
+const StoreVersion = 6
 
 // storeVersion is the key layout version of a new store of method m.
 func storeVersion(m Method) int {
@@ -98,7 +103,8 @@ func storeVersion(m Method) int {
 }
 
 // newestStoreVersion is the newest key layout version a store of method
-// m may have: only MinHash stores have version 5 (neighbour keys).
+// m may have: only MinHash stores have versions 5 (neighbour keys) and 6
+// (crowded buckets).
 func newestStoreVersion(m Method) int {
 	if m == MethodMinHash {
 		return StoreVersion

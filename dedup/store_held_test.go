@@ -315,17 +315,8 @@ func TestStoreMinHashHeldFamily(t *testing.T) {
 		t.Fatalf("only %d texts", len(texts))
 	}
 	const n = 2*maxNear + 10
-	var es []Entry
-	for i := range n {
-		es = append(es, Entry{URL: fmt.Sprintf("https://f.example/%d", i), Text: texts[0]})
-		if i%40 == 0 {
-			es = append(es, Entry{URL: fmt.Sprintf("https://f.example/%d/a", i), Text: changeWordAt(texts[0], 2)})
-		}
-	}
-	for i, text := range texts[1:30] {
-		es = append(es, Entry{URL: fmt.Sprintf("https://o.example/%d", i), Text: text},
-			Entry{URL: fmt.Sprintf("https://o.example/%d/a", i), Text: changeWordAt(text, 3)})
-	}
+	family, others := familyEntries(texts, "f.example", n, 40, 29)
+	es := append(family, others...)
 	check := func(st *Store, held map[string]string, phase string) {
 		t.Helper()
 		total := 0
@@ -434,15 +425,17 @@ func checkNearKeys(t *testing.T, st *Store) int {
 }
 
 // TestStoreVersionPerMethod: only a MinHash store may have key layout
-// version 5; a SimHash or signature store that says so is refused.
+// version 5 or 6; a SimHash or signature store that says so is refused.
 func TestStoreVersionPerMethod(t *testing.T) {
-	for _, m := range []Method{MethodSimHash, MethodMD5, MethodMinHash} {
-		st, err := OpenStore(storeOfVersion(t, m, 5), nil)
-		if ok := err == nil; ok != (m == MethodMinHash) {
-			t.Errorf("%v at version 5: %v", m, err)
-		}
-		if err == nil {
-			st.Close()
+	for _, v := range []int{5, 6} {
+		for _, m := range []Method{MethodSimHash, MethodMD5, MethodMinHash} {
+			st, err := OpenStore(storeOfVersion(t, m, v), nil)
+			if ok := err == nil; ok != (m == MethodMinHash) {
+				t.Errorf("%v at version %d: %v", m, v, err)
+			}
+			if err == nil {
+				st.Close()
+			}
 		}
 	}
 }

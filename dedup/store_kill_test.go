@@ -43,6 +43,11 @@ func TestMain(m *testing.M) {
 				c := killEntry(fmt.Sprintf("https://k.example/%d/c", i-i%2), i-i%2)
 				batch = append(batch, c)
 			}
+			if method == MethodMinHash {
+				// A copy of one page in every batch: a family that
+				// outgrows crowdSize, its buckets crowded.
+				batch = append(batch, killEntry(fmt.Sprintf("https://k.example/%d/f", i), 1_000_000))
+			}
 			if _, err := st.AddBatch(batch); err != nil {
 				fmt.Fprintln(w, "error", err)
 				w.Flush()
@@ -74,7 +79,8 @@ func killEntry(url string, i int) Entry {
 // there and found by a query, and the store is consistent (each document
 // has its URL key and its lookup keys; each lookup key and URL key has its
 // document; a MinHash store's neighbour keys have their reverse, or a
-// marked end, and both ends held). The TF*IDF store rebuilds its statistics as it grows, so
+// marked end, and both ends held; every document of a crowded bucket is
+// marked: each batch adds a copy of one page). The TF*IDF store rebuilds its statistics as it grows, so
 // some kills land in a rebuild.
 func TestStoreSIGKILL(t *testing.T) {
 	for _, m := range []Method{MethodSimHash, MethodMinHash, MethodTFIDF} {
@@ -141,6 +147,9 @@ func testStoreSIGKILL(t *testing.T, method Method) {
 		case MethodMinHash:
 			if n := checkNearKeys(t, st); n == 0 {
 				t.Errorf("round %d: no neighbour keys", round)
+			}
+			if n := checkCrowded(t, st); n == 0 && reported >= crowdSize {
+				t.Errorf("round %d: no crowded bucket", round)
 			}
 		default:
 			other := checkSignedStore(t, st)

@@ -60,8 +60,12 @@ type minKind struct {
 	threshold float64
 	bands     Bands
 	// keepNear: the store keeps each document's near-duplicates ("v"
-	// keys; key layout version 5).
+	// keys; key layout version 5) and crowds its full band buckets
+	// (version 6, see store_crowded.go).
 	keepNear bool
+	// writeReads counts the keys and records that put and remove read
+	// (the tests bound it); writers hold the store's lock.
+	writeReads int
 }
 
 // sketcher signs a text with the b-bit MinHash signature a store keeps
@@ -210,16 +214,17 @@ var farValue = []byte{1}
 func (k *minKind) put(b *pebble.Batch, id uint64, sd signed, _ string) error {
 	sig := sd.(minSigned)
 	if k.keepNear {
-		var ns []uint64
-		err := k.near(b, sig, &QueryStats{}, func(n uint64, _ []byte, _ float64) {
-			if n != id {
-				ns = append(ns, n)
-			}
-		})
+		// The candidates of the uncrowded bands only: those of a crowded
+		// band are marked (see store_crowded.go).
+		cand, crowded, err := k.bandCandidates(b, sig)
 		if err != nil {
 			return err
 		}
-		if err := k.putNear(b, id, ns); err != nil {
+		ns, err := k.nearInBatch(b, sig, id, cand)
+		if err != nil {
+			return err
+		}
+		if err := k.putNear(b, id, ns, len(crowded) > 0); err != nil {
 			return err
 		}
 	}
@@ -230,13 +235,15 @@ func (k *minKind) put(b *pebble.Batch, id uint64, sd signed, _ string) error {
 }
 
 // putNear keeps the neighbour keys of a new document id whose
-// near-duplicates are ns (see maxNear).
-func (k *minKind) putNear(b *pebble.Batch, id uint64, ns []uint64) error {
-	far := len(ns) > maxNear
+// near-duplicates in its uncrowded bands are ns, and that is in a
+// crowded bucket if crowded (see maxNear and store_crowded.go).
+func (k *minKind) putNear(b *pebble.Batch, id uint64, ns []uint64, crowded bool) error {
+	far := crowded || len(ns) > maxNear
 	if far {
 		b.Set(farKey(id), farValue, nil)
 	}
 	for _, n := range ns {
+		k.writeReads++
 		marked, err := hasKey(b, farKey(n))
 		if err != nil {
 			return err
@@ -251,11 +258,12 @@ func (k *minKind) putNear(b *pebble.Batch, id uint64, ns []uint64) error {
 		if err := scanPrefixes(b, [][]byte{docKey('v', n)}, func(_ []byte, m uint64) { have = append(have, m) }); err != nil {
 			return err
 		}
-		if !far && len(have) < maxNear {
+		k.writeReads += len(have)
+		if len(have) < maxNear {
 			b.Set(nearKey(n, id), nil, nil)
 			continue
 		}
-		// n's list would miss id, or hold more than maxNear: mark it.
+		// n's list would hold more than maxNear: mark it.
 		b.Set(farKey(n), farValue, nil)
 		for _, m := range have {
 			b.Delete(nearKey(n, m), nil)
@@ -313,22 +321,21 @@ func (k *minKind) remove(b *pebble.Batch, id uint64, rec []byte) error {
 		return nil
 	}
 	b.Delete(farKey(id), nil)
-	var lists []uint64
-	err = k.near(b, sig, &QueryStats{}, func(n uint64, _ []byte, _ float64) {
-		if n != id {
-			lists = append(lists, n)
-		}
-	})
-	for _, n := range lists {
-		if err != nil {
-			break
-		}
-		var ok bool
-		if ok, err = hasKey(b, nearKey(n, id)); ok {
+	// Those that list a marked document are unmarked: they share an
+	// uncrowded band with it (see store_crowded.go).
+	cand, crowded, err := k.bandCandidates(b, sig)
+	if err != nil {
+		return err
+	}
+	for _, n := range cand {
+		k.writeReads++
+		if ok, err := hasKey(b, nearKey(n, id)); err != nil {
+			return err
+		} else if ok {
 			b.Delete(nearKey(n, id), nil)
 		}
 	}
-	return err
+	return dropCrowds(b, crowded)
 }
 
 func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {

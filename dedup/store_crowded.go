@@ -1,0 +1,204 @@
+package dedup
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Crowded bands (key layout version 6). A family of N identical pages (a
+// crawl's error page or login wall, copied thousands of times) puts N
+// documents in each of its band buckets. Run as a query, each add of one
+// more copy would read the N before it, and visit each of them: adding
+// the family would cost N² (5,000 copies: 144 s). So a bucket that holds
+// crowdSize documents or more is crowded: it gets a mark, once,
+//
+//	"k" band key(4)            the bucket is crowded (value 1)
+//
+// and every document in it is marked ("w"). The neighbour keys then keep,
+// on top of what is said above maxNear:
+//
+//   - every document of a crowded bucket is marked.
+//
+// So an unmarked document is in no crowded bucket, and any document that
+// shares a band with it shares an uncrowded one. A document added to a
+// crowded bucket is marked at once (a read of its bands' marks, which
+// the bloom filters answer for the many buckets without one), and the
+// only neighbours whose lists must learn of it are unmarked: it finds
+// them through its uncrowded bands alone. A delete of a marked document
+// likewise finds those that list it through its uncrowded bands. Each
+// uncrowded bucket holds fewer than crowdSize documents, so an add, a
+// replacement or a delete reads at most bands·crowdSize band keys and
+// records, whatever the size of the family; crowding a bucket visits its
+// members once. A crowded bucket stays crowded while it holds a
+// document: its members stay marked, which costs only speed.
+//
+// A store of version 5, written before crowded bands, may hold buckets
+// of any size without a mark. A write that reads a bucket stops counting
+// at crowdSize and crowds it then, marking its members (once). The batch
+// that writes a store's first crowd mark also raises its version to 6:
+// a winnow built before it would add unmarked documents to a crowded
+// bucket, and must refuse the store.
+
+// crowdSize is the number of documents that makes a band bucket crowded
+// (a variable for the tests).
+var crowdSize = 4 * maxNear
+
+// crowdKey is the crowd mark of the band bucket of band key key (without
+// id).
+func crowdKey(key []byte) []byte {
+	return append([]byte{'k'}, key[1:bandPrefixLen]...)
+}
+
+// crowdVersion is the key layout version of the stores that may hold
+// crowd marks.
+const crowdVersion = 6
+
+// bandCandidates reads, through b, the documents of sig's uncrowded
+// bands, once each and in increasing id order, and says whether one of
+// its bands is crowded. A bucket found to hold crowdSize documents or
+// more is crowded first (see crowd). It counts the keys it reads in
+// k.writeReads.
+func (k *minKind) bandCandidates(b *pebble.Batch, sig minSigned) (cand []uint64, crowdedKeys [][]byte, err error) {
+	for _, key := range k.bandKeys(sig) {
+		k.writeReads++
+		crowded, err := hasKey(b, crowdKey(key))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !crowded {
+			members, err := scanUpTo(b, key, crowdSize)
+			if err != nil {
+				return nil, nil, err
+			}
+			k.writeReads += len(members)
+			if len(members) < crowdSize {
+				cand = append(cand, members...)
+				continue
+			}
+			if err := k.crowd(b, key); err != nil {
+				return nil, nil, err
+			}
+		}
+		crowdedKeys = append(crowdedKeys, key)
+	}
+	slices.Sort(cand)
+	return slices.Compact(cand), crowdedKeys, nil
+}
+
+// scanUpTo reads, through b, the ids of the first n keys that start with
+// prefix.
+func scanUpTo(b *pebble.Batch, prefix []byte, n int) ([]uint64, error) {
+	it, err := b.NewIter(&pebble.IterOptions{UseL6Filters: true})
+	if err != nil {
+		return nil, err
+	}
+	var ids []uint64
+	for valid := it.SeekPrefixGE(prefix); valid && len(ids) < n && bytes.HasPrefix(it.Key(), prefix); valid = it.Next() {
+		ids = append(ids, keyID(it.Key(), len(prefix)))
+	}
+	err = it.Error()
+	if cerr := it.Close(); err == nil {
+		err = cerr
+	}
+	return ids, err
+}
+
+// crowd marks the bucket of band key key crowded, and every document in
+// it (see the top of this file); it raises the store's key layout
+// version to 6 if it is older.
+func (k *minKind) crowd(b *pebble.Batch, key []byte) error {
+	if err := raiseVersion(b, crowdVersion); err != nil {
+		return err
+	}
+	b.Set(crowdKey(key), farValue, nil)
+	var members []uint64
+	if err := scanPrefixes(b, [][]byte{key}, func(_ []byte, id uint64) { members = append(members, id) }); err != nil {
+		return err
+	}
+	k.writeReads += len(members)
+	for _, id := range members {
+		if err := k.markFar(b, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// markFar marks document id and deletes its neighbour keys; those of
+// others that list it stay (a marked document may be listed).
+func (k *minKind) markFar(b *pebble.Batch, id uint64) error {
+	k.writeReads++
+	if marked, err := hasKey(b, farKey(id)); marked || err != nil {
+		return err
+	}
+	b.Set(farKey(id), farValue, nil)
+	return scanPrefixes(b, [][]byte{docKey('v', id)}, func(_ []byte, n uint64) {
+		k.writeReads++
+		b.Delete(nearKey(id, n), nil)
+	})
+}
+
+// raiseVersion sets the key layout version in the settings to v, in b,
+// if it is older.
+func raiseVersion(b *pebble.Batch, v int) error {
+	raw, err := dbValue(b, []byte("m"))
+	if err != nil {
+		return fmt.Errorf("%w: settings: %v", ErrStore, err)
+	}
+	var m storeMeta
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("%w: settings %q: %v", ErrStore, raw, err)
+	}
+	if m.Version >= v {
+		return nil
+	}
+	m.Version = v
+	meta, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return b.Set([]byte("m"), meta, nil)
+}
+
+// nearInBatch keeps, of ids, those whose record, read through b, is
+// within the threshold of sig (but id itself).
+func (k *minKind) nearInBatch(b *pebble.Batch, sig minSigned, id uint64, ids []uint64) ([]uint64, error) {
+	var ns []uint64
+	for _, n := range ids {
+		if n == id {
+			continue
+		}
+		k.writeReads++
+		rec, err := docRecord(b, n)
+		if err != nil {
+			return nil, err
+		}
+		held, _, err := minStored(n, rec)
+		if err != nil {
+			return nil, err
+		}
+		if bbitJaccard(sig, held) >= k.threshold {
+			ns = append(ns, n)
+		}
+	}
+	return ns, nil
+}
+
+// dropCrowds deletes the crowd marks of the buckets of keys left empty
+// (through b).
+func dropCrowds(b *pebble.Batch, keys [][]byte) error {
+	for _, key := range keys {
+		left, err := scanUpTo(b, key, 1)
+		if err != nil {
+			return err
+		}
+		if len(left) == 0 {
+			b.Delete(crowdKey(key), nil)
+		}
+	}
+	return nil
+}
