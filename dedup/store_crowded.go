@@ -31,10 +31,13 @@ import (
 // them through its uncrowded bands alone. A delete of a marked document
 // likewise finds those that list it through its uncrowded bands. Each
 // uncrowded bucket holds fewer than crowdSize documents, so an add, a
-// replacement or a delete reads at most bands·crowdSize band keys and
-// records, whatever the size of the family; crowding a bucket visits its
-// members once. A crowded bucket stays crowded while it holds a
-// document: its members stay marked, which costs only speed.
+// replacement or a delete reads at most bands·crowdSize band keys, and
+// the records and neighbour lists of those documents, whatever the size
+// of the family; crowding a bucket visits its members once. A crowded bucket stays crowded, and its members marked,
+// which costs only speed: even when it empties, for a delete that looked
+// whether it had would seek past the deleted members' keys (a recrawl
+// that replaces a family in one batch would read N² of them), and a
+// page that comes back to it is marked.
 //
 // A store of version 5, written before crowded bands, may hold buckets
 // of any size without a mark. A write that reads a bucket stops counting
@@ -62,17 +65,17 @@ const crowdVersion = 6
 // its bands is crowded. A bucket found to hold crowdSize documents or
 // more is crowded first (see crowd). It counts the keys it reads in
 // k.writeReads.
-func (k *minKind) bandCandidates(b *pebble.Batch, sig minSigned) (cand []uint64, crowdedKeys [][]byte, err error) {
+func (k *minKind) bandCandidates(b *pebble.Batch, sig minSigned) (cand []uint64, crowded bool, err error) {
 	for _, key := range k.bandKeys(sig) {
 		k.writeReads++
-		crowded, err := hasKey(b, crowdKey(key))
+		marked, err := hasKey(b, crowdKey(key))
 		if err != nil {
-			return nil, nil, err
+			return nil, false, err
 		}
-		if !crowded {
+		if !marked {
 			members, err := scanUpTo(b, key, crowdSize)
 			if err != nil {
-				return nil, nil, err
+				return nil, false, err
 			}
 			k.writeReads += len(members)
 			if len(members) < crowdSize {
@@ -80,13 +83,13 @@ func (k *minKind) bandCandidates(b *pebble.Batch, sig minSigned) (cand []uint64,
 				continue
 			}
 			if err := k.crowd(b, key); err != nil {
-				return nil, nil, err
+				return nil, false, err
 			}
 		}
-		crowdedKeys = append(crowdedKeys, key)
+		crowded = true
 	}
 	slices.Sort(cand)
-	return slices.Compact(cand), crowdedKeys, nil
+	return slices.Compact(cand), crowded, nil
 }
 
 // scanUpTo reads, through b, the ids of the first n keys that start with
@@ -186,19 +189,4 @@ func (k *minKind) nearInBatch(b *pebble.Batch, sig minSigned, id uint64, ids []u
 		}
 	}
 	return ns, nil
-}
-
-// dropCrowds deletes the crowd marks of the buckets of keys left empty
-// (through b).
-func dropCrowds(b *pebble.Batch, keys [][]byte) error {
-	for _, key := range keys {
-		left, err := scanUpTo(b, key, 1)
-		if err != nil {
-			return err
-		}
-		if len(left) == 0 {
-			b.Delete(crowdKey(key), nil)
-		}
-	}
-	return nil
 }

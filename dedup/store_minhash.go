@@ -26,7 +26,8 @@ import (
 // held with the same signature as the query finds what the query would,
 // and itself. So a version 5 store, when it adds a document, runs its
 // query (through the batch, which sees the documents added earlier in
-// it) and keeps both directions of each near-duplicate found; a delete
+// it; from version 6, on its uncrowded bands: see store_crowded.go) and
+// keeps both directions of each near-duplicate found; a delete
 // removes both directions of each of the document's keys. The query of
 // a URL held with the same signature (a held, unchanged page: the
 // common case of a recrawl) then reads its URL key, its record and its
@@ -224,7 +225,7 @@ func (k *minKind) put(b *pebble.Batch, id uint64, sd signed, _ string) error {
 		if err != nil {
 			return err
 		}
-		if err := k.putNear(b, id, ns, len(crowded) > 0); err != nil {
+		if err := k.putNear(b, id, ns, crowded); err != nil {
 			return err
 		}
 	}
@@ -323,7 +324,7 @@ func (k *minKind) remove(b *pebble.Batch, id uint64, rec []byte) error {
 	b.Delete(farKey(id), nil)
 	// Those that list a marked document are unmarked: they share an
 	// uncrowded band with it (see store_crowded.go).
-	cand, crowded, err := k.bandCandidates(b, sig)
+	cand, _, err := k.bandCandidates(b, sig)
 	if err != nil {
 		return err
 	}
@@ -335,7 +336,7 @@ func (k *minKind) remove(b *pebble.Batch, id uint64, rec []byte) error {
 			b.Delete(nearKey(n, id), nil)
 		}
 	}
-	return dropCrowds(b, crowded)
+	return nil
 }
 
 func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {
