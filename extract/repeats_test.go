@@ -25,3 +25,19 @@ func TestRepeatRuns(t *testing.T) {
 		t.Errorf("the plan's warm-up kept %d times, want 3: %q", n, text)
 	}
 }
+
+// TestRepeatRefrain: a song's chorus sung again between its verses, in
+// the element that holds the verses, is the text and stays every time;
+// only a copy in a container of its own is a repeat.
+func TestRepeatRefrain(t *testing.T) {
+	chorus := `<p>So carry the lantern down to the water tonight, and carry the light of the harbour back home to the hill, for the boats are all in and the tide will be turning at midnight, and nobody sleeps in the town by the mill.</p>`
+	verse := func(n int) string {
+		return fmt.Sprintf(`<p>Verse %d: the ferry came in with the evening, the gulls on the rail and the rope on the quay, and the men of the mill walked down in the twilight to see what the sea had brought them today.</p>`, n)
+	}
+	page := `<html><body><nav><a href="/">Home</a></nav><article><h1>The lantern song</h1><div class="lyrics">` +
+		verse(1) + chorus + verse(2) + chorus + verse(3) + chorus + `</div></article></body></html>`
+	text := classifyAs(t, page, Options{}, TypeArticle, 0.9).Text()
+	if n := strings.Count(text, "So carry the lantern"); n != 3 {
+		t.Errorf("the chorus kept %d times, want 3: %q", n, text)
+	}
+}
