@@ -68,13 +68,22 @@ func agreement[T comparable](a, b []T) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}
-	same := 0
+	return float64(sameCount(a, b)) / float64(len(a))
+}
+
+// sameCount is the number of positions in which two signatures of one
+// length are equal (0 for lengths that differ).
+func sameCount[T comparable](a, b []T) int {
+	if len(a) != len(b) {
+		return 0
+	}
+	n := 0
 	for i := range a {
 		if a[i] == b[i] {
-			same++
+			n++
 		}
 	}
-	return float64(same) / float64(len(a))
+	return n
 }
 
 // Bands is an LSH banding: a signature is cut into B bands of R rows, and

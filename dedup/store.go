@@ -46,7 +46,7 @@ import (
 //	"u" URL                    id (uvarint)
 //	"t" table permuted id      SimHash tables (empty value)
 //	"b" band key(4) id         MinHash bands (empty value)
-//	"v" id(8) id               MinHash (version 5): a verified near-duplicate of id (empty value)
+//	"v" id(8) id               MinHash (version 5): a verified near-duplicate of id (version 7: or nearly one; empty value)
 //	"w" id                     MinHash (version 5): id's near-duplicates are not all kept (see maxNear)
 //	"k" band key(4)            MinHash (version 6): the band bucket is crowded (see store_crowded.go)
 //	"s" gen signature(8) id    signatures (empty value)
@@ -86,10 +86,16 @@ type Store struct {
 // also marks crowded band buckets ("k" keys, see store_crowded.go), so
 // that adding one more copy of a large family of identical pages costs
 // the same as any add; a store of version 5 is raised to 6 by the write
-// that crowds its first bucket. New SimHash stores
+// that crowds its first bucket. Version 7 (MinHash) also keeps in a
+// document's "v" keys those a few signature positions short of the
+// threshold (listMargin), so that a query within that many positions of
+// a held document (a page recrawled with a few words changed, under its
+// URL or another) is answered from that document's keys too (see
+// anchored in store_minhash.go); a winnow built before it would keep
+// shorter lists, and refuses such a store. New SimHash stores
 // take version 4. The signature methods keep no sketch: their new stores
 // still take version 3, so that older winnow builds keep opening them.
-const StoreVersion = 6
+const StoreVersion = 7
 
 // storeVersion is the key layout version of a new store of method m.
 func storeVersion(m Method) int {
@@ -103,8 +109,8 @@ func storeVersion(m Method) int {
 }
 
 // newestStoreVersion is the newest key layout version a store of method
-// m may have: only MinHash stores have versions 5 (neighbour keys) and 6
-// (crowded buckets).
+// m may have: only MinHash stores have versions 5 (neighbour keys), 6
+// (crowded buckets) and 7 (neighbour keys with a margin).
 func newestStoreVersion(m Method) int {
 	if m == MethodMinHash {
 		return StoreVersion
@@ -420,7 +426,7 @@ func newIndexKind(db *pebble.DB, opts StoreOptions, version int, gmu *sync.RWMut
 	case m == MethodSimHash:
 		return newSimKind(db, sk, opts.K, opts.Threshold)
 	case m == MethodMinHash:
-		return newMinKind(db, sk, opts.Threshold, version >= 5)
+		return newMinKind(db, sk, opts.Threshold, version)
 	case m.Signed():
 		return newSigKind(db, m, gmu)
 	}
@@ -738,11 +744,12 @@ type QueryStats struct {
 	// signature, whose signatures are read to score them).
 	Candidates int
 	// Held says that the store holds a document with the query's
-	// signature, under the query's URL or found in the query's first
-	// band, and the query was answered from the near-duplicates kept with
-	// it (MinHash stores of key layout version 5): Keys then counts its
-	// neighbour keys (and the first band's) and Candidates the records
-	// read, its own included.
+	// signature (from key layout version 7, one within a few positions
+	// of it), under the query's URL or found in the query's bands, and
+	// the query was answered from the near-duplicates kept with it
+	// (MinHash stores of key layout version 5 and later): Keys then
+	// counts its neighbour keys and the band keys read, and Candidates
+	// the records read, its own included.
 	Held bool
 	// bandsOnly makes a MinHash query seek all its bands (tests).
 	bandsOnly bool

@@ -167,8 +167,10 @@ func raiseVersion(b *pebble.Batch, v int) error {
 	return b.Set([]byte("m"), meta, nil)
 }
 
-// nearInBatch keeps, of ids, those whose record, read through b, is
-// within the threshold of sig (but id itself).
+// nearInBatch keeps, of ids, those whose record, read through b, has
+// listAgree signature positions equal to sig (but id itself): those
+// within the threshold of sig, and from key layout version 7 those
+// within listMargin positions of it too.
 func (k *minKind) nearInBatch(b *pebble.Batch, sig minSigned, id uint64, ids []uint64) ([]uint64, error) {
 	var ns []uint64
 	for _, n := range ids {
@@ -184,7 +186,7 @@ func (k *minKind) nearInBatch(b *pebble.Batch, sig minSigned, id uint64, ids []u
 		if err != nil {
 			return nil, err
 		}
-		if bbitJaccard(sig, held) >= k.threshold {
+		if sameCount(sig, held) >= k.listAgree {
 			ns = append(ns, n)
 		}
 	}

@@ -188,7 +188,7 @@ func TestStoreMinHashCrowded(t *testing.T) {
 		if st, err = OpenStore(dir, nil); err != nil {
 			t.Fatal(err)
 		}
-		if v := storeVersionOf(t, st); v != 6 {
+		if v := storeVersionOf(t, st); v != StoreVersion {
 			t.Errorf("%s: version %d", phase, v)
 		}
 		checkCrowdedStore(t, st, held, sample, phase+", reopened")

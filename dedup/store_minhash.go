@@ -15,7 +15,8 @@ import (
 // from key layout version 5, one key per verified near-duplicate:
 //
 //	"b" band key(4) id         the band's key (empty value)
-//	"v" id(8) id2              id2 shares a band with id and reaches the threshold (empty value)
+//	"v" id(8) id2              id2 shares a band with id and reaches the threshold
+//	                           (version 7: or comes within listMargin positions of it; empty value)
 //	"w" id(8)                  id's "v" keys are not all its near-duplicates: ask the bands
 //
 // A query reads the keys of its own bands and keeps the candidates whose
@@ -34,12 +35,21 @@ import (
 // neighbour keys, and its neighbours' records, on one iterator (one
 // consistent view), instead of seeking every band: on a million
 // documents a band seek that finds a key reads a data block, 18 of them
-// a query. Any other query seeks its first band first: a document there
-// held with the query's signature (the same text under another URL)
-// answers it in the same way, from its neighbour keys. The matches are
-// the same (TestStoreMinHashHeld). A document keeps at most maxNear of
-// them: one with more, or whose list would be incomplete, is marked, and
-// its held query seeks the bands.
+// a query. Any other query seeks its bands one at a time: a document
+// found there held with the query's signature (the same text under
+// another URL) answers it in the same way, from its neighbour keys. The
+// matches are the same (TestStoreMinHashHeld). A document keeps at most
+// maxNear of them: one with more, or whose list would be incomplete, is
+// marked, and its held query seeks the bands.
+//
+// From version 7 a document's "v" keys also keep those that come within
+// listMargin signature positions of the threshold. A query whose
+// signature differs from a held document's in at most listMargin
+// positions (a recrawl with a word or two changed, under its URL or
+// another) is then answered from that document: its neighbour keys, and
+// the few bands in which the two differ (see anchored; on a million
+// documents such a query read 18 data blocks, one a band, where it now
+// reads a handful). The matches are the same (TestStoreMinHashAnchored).
 
 // storeNumPerm is the MinHash signature length, and storeSeed its seed.
 const (
@@ -64,6 +74,15 @@ type minKind struct {
 	// keys; key layout version 5) and crowds its full band buckets
 	// (version 6, see store_crowded.go).
 	keepNear bool
+	// minAgree is the number of equal signature positions at which the
+	// estimated similarity reaches the threshold; listAgree, at which a
+	// document is kept in another's "v" keys: minAgree less listMargin
+	// from key layout version 7, minAgree before (see anchored).
+	minAgree, listAgree int
+	// margin is the number of positions in which a query's signature
+	// may differ from a held document's for the query to be answered
+	// from that document's "v" keys (0 before version 7: equal).
+	margin int
 	// writeReads counts the keys and records that put and remove read
 	// (the tests bound it); writers hold the store's lock.
 	writeReads int
@@ -126,17 +145,44 @@ type minSigned []byte
 
 func (sig minSigned) record() []byte { return sig }
 
-func newMinKind(db *pebble.DB, sk sketcher, threshold float64, keepNear bool) (*minKind, error) {
+// listMargin is, from key layout version 7, how many signature
+// positions below the threshold's a document is still kept in another's
+// "v" keys, and so how many positions a query may differ from a held
+// document in and still be answered from its "v" keys (see anchored): a
+// page recrawled with a few words changed moves two to six of the 128
+// positions.
+const listMargin = 8
+
+// marginVersion is the key layout version of the stores whose "v" keys
+// keep listMargin.
+const marginVersion = 7
+
+func newMinKind(db *pebble.DB, sk sketcher, threshold float64, version int) (*minKind, error) {
 	if threshold <= 0 || threshold > 1 {
 		return nil, fmt.Errorf("%w: threshold %v not in (0,1]", ErrStore, threshold)
 	}
-	return &minKind{
+	k := &minKind{
 		sketcher:  sk,
 		db:        db,
 		threshold: threshold,
 		bands:     ChooseBands(threshold, storeNumPerm, 0.01, 0.99),
-		keepNear:  keepNear,
-	}, nil
+		keepNear:  version >= 5,
+		minAgree:  storeNumPerm + 1,
+	}
+	// The same estimate as bbitJaccard, so that "minAgree positions
+	// equal" and "bbitJaccard reaches the threshold" are one test.
+	for c := 0; c <= storeNumPerm; c++ {
+		if bbitEstimate(float64(c)/storeNumPerm) >= threshold {
+			k.minAgree = c
+			break
+		}
+	}
+	k.listAgree = k.minAgree
+	if version >= marginVersion {
+		k.margin = listMargin
+		k.listAgree = max(0, k.minAgree-listMargin)
+	}
+	return k, nil
 }
 
 // Bands is a MinHash store's LSH banding (zero for other stores).
@@ -345,12 +391,13 @@ func (k *minKind) doc(id uint64, rec []byte) (StoredDoc, error) {
 }
 
 // query finds what near does. In a store that keeps near-duplicates it
-// first reads the records of the candidates of the query's first band:
-// one with the query's signature, unmarked, is a held copy of the query
-// (under another URL, or none), whose kept near-duplicates and itself
-// are exactly the query's matches (see the top of this file), read
-// instead of the other 17 bands. Otherwise the other bands are sought,
-// and those records are not read again.
+// seeks the query's bands one at a time and reads the records of their
+// candidates as it goes: the first one unmarked whose signature is
+// within margin positions of the query's (equal before key layout
+// version 7; a held copy of the query under another URL, or none, or
+// from version 7 a copy with a few words changed) anchors the query,
+// which is then answered from it (see anchored) instead of the bands
+// left. A query with no such candidate seeks every band.
 func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) error {
 	sig := sd.(minSigned)
 	fn := func(id uint64, rec []byte, j float64) { found(id, rec, -1, j, true) }
@@ -359,33 +406,103 @@ func (k *minKind) query(sd signed, qs *QueryStats, found func(id uint64, rec []b
 		if !k.keepNear || qs.bandsOnly {
 			return k.nearOn(it, sig, keys, nil, nil, qs, fn)
 		}
-		var first []uint64
-		if err := scanIter(it, keys[:1], func(_ []byte, id uint64) { first = append(first, id) }); err != nil {
-			return err
-		}
-		recs := make(map[uint64][]byte, len(first))
-		for _, id := range first {
-			rec, err := seekRecord(it, id)
-			if err != nil {
+		var cand []uint64
+		recs := map[uint64][]byte{}
+		for b := range keys {
+			var ids []uint64
+			if err := scanIter(it, keys[b:b+1], func(_ []byte, id uint64) { qs.Keys++; ids = append(ids, id) }); err != nil {
 				return err
 			}
-			held, _, err := minStored(id, rec)
-			if err != nil {
-				return err
-			}
-			if bytes.Equal(held, sig) {
-				ok, err := k.fromNear(it, id, rec, sig, qs, found)
+			for _, id := range ids {
+				if _, ok := recs[id]; ok {
+					continue
+				}
+				cand = append(cand, id)
+				rec, err := seekRecord(it, id)
+				if err != nil {
+					return err
+				}
+				recs[id] = rec
+				held, _, err := minStored(id, rec)
+				if err != nil {
+					return err
+				}
+				if storeNumPerm-sameCount(sig, held) > k.margin {
+					continue
+				}
+				ok, err := k.anchored(it, sig, keys, b+1, id, held, cand, recs, qs, found)
 				if ok || err != nil {
-					qs.Held = ok
-					qs.Keys += len(first)
 					return err
 				}
 			}
-			recs[id] = rec
 		}
-		qs.Keys += len(first)
-		return k.nearOn(it, sig, keys[1:], first, recs, qs, fn)
+		slices.Sort(cand)
+		qs.Candidates += len(cand)
+		return k.verify(it, sig, cand, recs, fn)
 	})
+}
+
+// anchored answers a query of signature sig (band keys keys), whose
+// bands before from were sought and gave the candidates cand (their
+// records in recs), from document a, held with signature held within
+// margin positions of sig, and reports true; or false, having found
+// nothing, when a is marked (its "v" keys may be incomplete: ask the
+// bands).
+//
+// It is exact. A document d that shares band b with the query and
+// reaches the threshold with it has at least minAgree positions equal to
+// sig, so at least minAgree-margin = listAgree equal to held. If band b
+// was sought, d is in cand; if the query's key of band b differs from
+// a's, that band is sought now; if it is a's, d shares it with a, and an
+// unmarked a lists d in its "v" keys (see store_crowded.go: a is in no
+// crowded bucket). Every candidate is then checked as the bands would
+// have: the threshold, and a band shared with the query (a listed
+// document may share none).
+func (k *minKind) anchored(it *pebble.Iterator, sig minSigned, keys [][]byte, from int, a uint64, held minSigned, cand []uint64, recs map[uint64][]byte, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (bool, error) {
+	if far, err := seekValue(it, farKey(a)); far != nil || err != nil {
+		return false, err // too many near-duplicates kept: ask the bands
+	}
+	cand = append(slices.Clip(cand), a)
+	p := docKey('v', a)
+	for valid := it.SeekPrefixGE(p); valid && bytes.HasPrefix(it.Key(), p); valid = it.Next() {
+		qs.Keys++
+		cand = append(cand, keyID(it.Key(), nearPrefixLen))
+	}
+	if err := it.Error(); err != nil {
+		return false, err
+	}
+	var akeys [][]byte
+	if from < len(keys) && !bytes.Equal(sig, held) {
+		akeys = k.bandKeys(held)
+	}
+	for b := from; b < len(keys) && akeys != nil; b++ {
+		if bytes.Equal(keys[b], akeys[b]) {
+			continue
+		}
+		if err := scanIter(it, keys[b:b+1], func(_ []byte, id uint64) { qs.Keys++; cand = append(cand, id) }); err != nil {
+			return false, err
+		}
+	}
+	slices.Sort(cand)
+	cand = slices.Compact(cand)
+	qs.Candidates += len(cand)
+	qs.Held = true
+	err := k.verify(it, sig, cand, recs, func(id uint64, rec []byte, j float64) {
+		if bytes.Equal(rec[:storeNumPerm], sig) || sharesBand(keys, k.bandKeys(rec[:storeNumPerm])) {
+			found(id, rec, -1, j, true)
+		}
+	})
+	return err == nil, err
+}
+
+// sharesBand says whether two lists of band keys have one band equal.
+func sharesBand(a, b [][]byte) bool {
+	for i := range a {
+		if i < len(b) && bytes.Equal(a[i], b[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // near calls fn, in increasing id order, for each document of r that
@@ -433,7 +550,9 @@ func (k *minKind) verify(it *pebble.Iterator, sig minSigned, ids []uint64, recs 
 }
 
 // queryHeld answers the query of a document held under url with the
-// same signature from its neighbour keys (see the top of this file).
+// same signature, or from key layout version 7 one within margin
+// positions of it (a recrawl with a few words changed), from its
+// neighbour keys (see anchored).
 func (k *minKind) queryHeld(url string, sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (ok bool, err error) {
 	if !k.keepNear || qs.bandsOnly {
 		return false, nil
@@ -460,33 +579,10 @@ func (k *minKind) heldOn(it *pebble.Iterator, url string, sig minSigned, qs *Que
 		return false, err
 	}
 	held, _, err := minStored(id, rec)
-	if err != nil || !bytes.Equal(held, sig) {
+	if err != nil || storeNumPerm-sameCount(sig, held) > k.margin {
 		return false, err // changed since it was added: ask the bands
 	}
-	return k.fromNear(it, id, rec, sig, qs, found)
-}
-
-// fromNear answers a query of signature sig from document id, held with
-// that signature (rec is its record), and its neighbour keys, and
-// reports true; or false, having found nothing, when id is marked (its
-// list may be incomplete: ask the bands).
-func (k *minKind) fromNear(it *pebble.Iterator, id uint64, rec []byte, sig minSigned, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (bool, error) {
-	if far, err := seekValue(it, farKey(id)); far != nil || err != nil {
-		return false, err // too many near-duplicates kept: ask the bands
-	}
-	var ns []uint64
-	p := docKey('v', id)
-	for valid := it.SeekPrefixGE(p); valid && bytes.HasPrefix(it.Key(), p); valid = it.Next() {
-		ns = append(ns, keyID(it.Key(), nearPrefixLen))
-	}
-	if err := it.Error(); err != nil {
-		return false, err
-	}
-	qs.Keys += len(ns)
-	qs.Candidates += 1 + len(ns)
-	found(id, rec, -1, bbitJaccard(sig, rec[:storeNumPerm]), true)
-	err := k.verify(it, sig, ns, nil, func(n uint64, rec []byte, j float64) { found(n, rec, -1, j, true) })
-	return err == nil, err
+	return k.anchored(it, sig, k.bandKeys(sig), 0, id, held, nil, map[uint64][]byte{id: rec}, qs, found)
 }
 
 // seekRecord reads document id's "d" record on it.
@@ -519,8 +615,14 @@ func bbitJaccard(a, b []byte) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}
+	return bbitEstimate(agreement(a, b))
+}
+
+// bbitEstimate is bbitJaccard's estimate for a share p of equal
+// positions.
+func bbitEstimate(p float64) float64 {
 	const c = 1.0 / 256
-	return max(0, (agreement(a, b)-c)/(1-c))
+	return max(0, (p-c)/(1-c))
 }
 
 func (k *minKind) describe(st *StoreStats) { st.Layout = k.bands.String() }
