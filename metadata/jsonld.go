@@ -20,6 +20,9 @@ type ldInfo struct {
 	categories, tags            []string
 	lang                        string
 	types                       []string // @type of the main object
+	// pagePublished: published is the date of the page's WebPage
+	// object, not of an article-like one.
+	pagePublished bool
 }
 
 // Kinds of schema.org object, from the most to the least telling about
@@ -260,9 +263,13 @@ func summarize(objs []ldObject) ldInfo {
 		if len(info.orgAuthors) == 0 {
 			info.orgAuthors = orgs
 		}
+		had := info.published != ""
 		fill(&info.published, str(m["datePublished"]))
 		fill(&info.published, str(m["dateCreated"]))
 		fill(&info.published, str(m["uploadDate"]))
+		if !had && info.published != "" && i == 2 {
+			info.pagePublished = true
+		}
 		fill(&info.modified, str(m["dateModified"]))
 		fill(&info.image, imageURL(m["image"]))
 		fill(&info.image, imageURL(m["thumbnailUrl"]))

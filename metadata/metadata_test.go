@@ -416,3 +416,33 @@ func TestHeadingTimeIsNoWords(t *testing.T) {
 		t.Errorf("published %q, want the heading's <time>", m.Published)
 	}
 }
+
+func TestCMSPageDate(t *testing.T) {
+	graph := func(published, modified string) string {
+		return `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[` +
+			`{"@type":"WebPage","name":"What is a goat?","datePublished":"` + published + `","dateModified":"` + modified + `"},` +
+			`{"@type":"WebSite","name":"Goat Farm"}]}</script>`
+	}
+	body := `<h1>What is a goat?</h1><p>` + strings.Repeat("A goat is a hoofed animal kept for milk and meat. ", 12) + `</p>`
+	for _, c := range []struct {
+		name, head, body, pageType, want string
+	}{
+		{"created, edited later, written nowhere", graph("2020-08-03T18:16:14+00:00", "2024-11-24T10:48:19+00:00"), body, "article", ""},
+		{"edited on its publication day", graph("2020-08-03T08:16:14+00:00", "2020-08-03T10:48:19+00:00"), body, "article", "2020-08-03"},
+		{"the page shows the day", graph("2020-08-03T18:16:14+00:00", "2024-11-24T10:48:19+00:00"),
+			strings.Replace(body, "</h1>", "</h1><p class=\"date\">August 3, 2020</p>", 1), "article", "2020-08-03"},
+		{"a meta tag gives the publication", graph("2020-08-03T18:16:14+00:00", "2024-11-24T10:48:19+00:00") +
+			`<meta property="article:published_time" content="2020-08-03T18:16:14+00:00">`, body, "article", "2020-08-03"},
+		{"a service page", graph("2020-08-03T18:16:14+00:00", "2024-11-24T10:48:19+00:00"), body, "service", "2020-08-03"},
+		{"an article object's date", strings.Replace(graph("2020-08-03T18:16:14+00:00", "2024-11-24T10:48:19+00:00"), `"WebPage"`, `"Article"`, 1),
+			body, "article", "2020-08-03"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, _ := html.Parse(strings.NewReader(`<html><head>` + c.head + `</head><body>` + c.body + `</body></html>`))
+			u, _ := url.Parse("https://goats.example/what-is-a-goat/")
+			if m := Read(doc, Input{URL: u, PageType: c.pageType}, Options{Now: testNow}); m.Published != c.want {
+				t.Errorf("published %q from %q, want %q", m.Published, m.Sources["published"], c.want)
+			}
+		})
+	}
+}
