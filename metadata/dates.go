@@ -387,6 +387,28 @@ func clockOrZone(t token) bool {
 	return true
 }
 
+// shortYearRe is a day, a month and a two-digit year, dotted: "28.01.22".
+var shortYearRe = regexp.MustCompile(`(?:^|[^\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?:$|[^\d.])`)
+
+// shortYearDate reads a date written with a two-digit year ("28.01.22",
+// "Party, 30.10.23"), the latest such year not after now's. Only a line
+// whose class says date, by the headline, is read so: in other text such
+// numbers are too often something else. (On the htmldate set, tuned on
+// the half of the sites whose domain's CRC-32 is even, 1 page more right;
+// held out 2; wcxb-dev-even unchanged; read in such lines anywhere on the
+// page, the same.)
+func shortYearDate(s string, now time.Time) (date, bool) {
+	m := shortYearRe.FindStringSubmatch(s)
+	if m == nil {
+		return date{}, false
+	}
+	y := 2000 + atoi(m[3])
+	if y > now.Year() {
+		y -= 100
+	}
+	return date{y: y, m: atoi(m[2]), d: atoi(m[1])}, true
+}
+
 // urlDate reads a date from a page address's path.
 func urlDate(u *url.URL) (date, bool) {
 	if u == nil {
@@ -804,6 +826,11 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 				continue
 			}
 			d, ok := parseAs(sh.text, sh.value)
+			if !ok && !sh.value && near {
+				// A date line by the headline may write the year in
+				// two digits ("28.01.22 / 0 Kommentare").
+				d, ok = shortYearDate(sh.text, now)
+			}
 			if !ok {
 				unread[i] = true
 				continue

@@ -446,3 +446,19 @@ func TestCMSPageDate(t *testing.T) {
 		})
 	}
 }
+
+func TestShortYearDateLine(t *testing.T) {
+	body := `<p>` + strings.Repeat("The winery sold more wine than ever. ", 12) + `</p>`
+	for _, c := range []struct{ name, page, want string }{
+		{"a date line by the headline", `<h1>LVMH grows</h1><div class="node__meta">28.01.22 / 0 Kommentare</div>` + body, "2022-01-28"},
+		{"above the headline", `<div class="date">Party, 30.10.23</div><h1>Costumes</h1>` + body, "2023-10-30"},
+		{"a number far from the headline", `<h1>LVMH grows</h1>` + body + strings.Repeat(body, 3) + `<div class="date">Version 28.01.22</div>`, ""},
+		{"a version number by the headline", `<h1>LVMH grows</h1><div class="date">1.28.01.22</div>` + body, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, `<html><body>`+c.page+`</body></html>`, ""); m.Published != c.want {
+				t.Errorf("published %q from %q, want %q", m.Published, m.Sources["published"], c.want)
+			}
+		})
+	}
+}
