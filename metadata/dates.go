@@ -82,6 +82,7 @@ var (
 	cjkRe      = regexp.MustCompile(`(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?`)
 	urlDateRe  = regexp.MustCompile(`(?:^|[/_-])((?:19|20)\d{2})[/_-](\d{1,2})[/_-](\d{1,2})(?:[/_.-]|$)`)
 	urlCompact = regexp.MustCompile(`/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[_-]|$)`)
+	urlMonth   = regexp.MustCompile(`(?i)/((?:19|20)\d{2})/([a-z]{3,9})/(\d{1,2})(?:/|$)`)
 )
 
 // months maps month names and abbreviations, in the languages the web is
@@ -419,6 +420,9 @@ func urlDate(u *url.URL) (date, bool) {
 		if m := re.FindStringSubmatch(p); m != nil {
 			return date{y: atoi(m[1]), m: atoi(m[2]), d: atoi(m[3])}, true
 		}
+	}
+	if m := urlMonth.FindStringSubmatch(p); m != nil && months[strings.ToLower(m[2])] > 0 { // "/2023/october/03/"
+		return date{y: atoi(m[1]), m: months[strings.ToLower(m[2])], d: atoi(m[3])}, true
 	}
 	return date{}, false
 }
@@ -865,12 +869,6 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 		// structured value tells unambiguously.
 		vis = date{}
 	}
-	if vis.ok() && (!out.published.ok() || vis.near && vis.before(out.published) || c.republished(out.published, vis, pageType)) {
-		out.published = vis
-	}
-	if local, ok := c.localDay(out.published); ok {
-		out.published = local
-	}
 	if u == nil || u.Host == "" && u.Path == "" { // the page's own canonical address stands in
 		for _, ref := range []string{c.canon, firstOf(c.metas["og:url"])} {
 			if v, err := url.Parse(strings.TrimSpace(ref)); err == nil && ref != "" {
@@ -878,6 +876,19 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 				break
 			}
 		}
+	}
+	if vis.ok() && !out.published.ok() && vis.swapped() != vis {
+		// A date line in digits alone reads either way ("03/10/2023");
+		// the page's address tells which ("/2023/october/03/").
+		if d, ok := urlDate(u); ok && d.day() == vis.swapped().day() {
+			vis = vis.swapped()
+		}
+	}
+	if vis.ok() && (!out.published.ok() || vis.near && vis.before(out.published) || c.republished(out.published, vis, pageType)) {
+		out.published = vis
+	}
+	if local, ok := c.localDay(out.published); ok {
+		out.published = local
 	}
 	if !out.published.ok() {
 		if d, ok := urlDate(u); ok && d.valid(now) {

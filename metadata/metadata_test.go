@@ -462,3 +462,18 @@ func TestShortYearDateLine(t *testing.T) {
 		})
 	}
 }
+
+func TestAddressReadsDateLine(t *testing.T) {
+	page := `<html><body><h1>How many wine types are there?</h1><div class="blog-date">03/10/2023</div><p>` +
+		strings.Repeat("Wine comes still, sparkling or fortified. ", 12) + `</p></body></html>`
+	for _, c := range []struct{ addr, want string }{
+		{"https://wine.example/blog/2023/october/03/how-many-wine-types/", "2023-10-03"},
+		{"https://wine.example/blog/2023/10/03/how-many-wine-types/", "2023-10-03"},
+		{"https://wine.example/blog/how-many-wine-types/", "2023-03-10"},
+		{"https://wine.example/blog/2023/march/10/how-many-wine-types/", "2023-03-10"},
+	} {
+		if m := read(t, page, c.addr); m.Published != c.want {
+			t.Errorf("%s: published %q from %q, want %s", c.addr, m.Published, m.Sources["published"], c.want)
+		}
+	}
+}
