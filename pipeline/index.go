@@ -171,12 +171,15 @@ type IndexQuerySummary struct {
 	// Keys are the lookup keys read per lookup: mean and 99th percentile.
 	KeysMean float64
 	KeysP99  int
+	// Held counts the lookups answered from a held document's kept
+	// near-duplicates rather than every band (dedup.QueryStats.Held).
+	Held int
 }
 
 // String formats the summary as winnow index query prints it.
 func (s IndexQuerySummary) String() string {
-	return fmt.Sprintf("%d records queried, %d with duplicates (%d matches), %d errors; lookup p50 %.0f µs, p99 %.0f µs, max %.0f µs; candidates checked per lookup mean %.1f, p99 %d, max %d; keys read mean %.0f, p99 %d",
-		s.Queried, s.WithDuplicates, s.Matches, s.Errors, s.P50, s.P99, s.Max, s.CandidatesMean, s.CandidatesP99, s.CandidatesMax, s.KeysMean, s.KeysP99)
+	return fmt.Sprintf("%d records queried, %d with duplicates (%d matches), %d errors; lookup p50 %.0f µs, p99 %.0f µs, max %.0f µs; candidates checked per lookup mean %.1f, p99 %d, max %d; keys read mean %.0f, p99 %d; %d answered from a held document's near-duplicates",
+		s.Queried, s.WithDuplicates, s.Matches, s.Errors, s.P50, s.P99, s.Max, s.CandidatesMean, s.CandidatesP99, s.CandidatesMax, s.KeysMean, s.KeysP99, s.Held)
 }
 
 // IndexQuery looks up every record of r (see ScanIndexRecords) in st and
@@ -213,6 +216,9 @@ func IndexQuery(ctx context.Context, r io.Reader, name string, st *dedup.Store, 
 				times = append(times, time.Since(start))
 				cands = append(cands, qs.Candidates)
 				keys = append(keys, qs.Keys)
+				if qs.Held {
+					sum.Held++
+				}
 			}
 		}
 		if a.Error != "" {

@@ -45,7 +45,7 @@ func TestIndexAddQueryDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if qsum.Queried != 1 || qsum.WithDuplicates != 1 || qsum.Errors != 2 || qsum.CandidatesMax < 1 {
+	if qsum.Queried != 1 || qsum.WithDuplicates != 1 || qsum.Errors != 2 || qsum.CandidatesMax < 1 || qsum.Held != 1 {
 		t.Errorf("query summary %+v", qsum)
 	}
 	var answers []pipeline.IndexAnswer
