@@ -91,6 +91,23 @@ func TestBuilderNames(t *testing.T) {
 	}
 }
 
+// TestModuleHash: the hash CSS Modules append to a class name is no word
+// of it, whatever letters it spells; a BEM element is.
+func TestModuleHash(t *testing.T) {
+	for name, neg := range map[string]string{
+		"mdx-table_root__adKqa":              "",
+		"base-layout_root___qiZs":            "",
+		"page_navBar__x7Yq2":                 "nav",
+		"article__share":                     "share",
+		"comments_list__a1B2c":               "comment",
+		"sidebar-sidecar-layout_main__0SN51": "sidebar",
+	} {
+		if got := judgeName(name, false).neg; got != neg {
+			t.Errorf("judgeName(%q).neg = %q, want %q", name, got, neg)
+		}
+	}
+}
+
 // TestStampLink: permalinks of posts are numbers and dates, headlines are
 // words (even with a number in them).
 func TestStampLink(t *testing.T) {

@@ -68,7 +68,7 @@ type nameVerdict struct {
 // (widgetBuilt) "widget" says nothing.
 func judgeName(name string, builder bool) nameVerdict {
 	var buf [16]string
-	toks := nameTokens(name, buf[:0])
+	toks := nameTokens(moduleLocal(name), buf[:0])
 	if taxonomyName(toks) || termName(name) {
 		return nameVerdict{}
 	}
@@ -138,6 +138,35 @@ func widgetBuilt(doc *html.Node) bool {
 		return false
 	}
 	return walk(doc)
+}
+
+// moduleLocal strips the hash that CSS Modules append to a class name
+// (Next.js's file_local__hash: "mdx-table_root__adKqa",
+// "base-layout_root___qiZs"): five characters of base64url after "__",
+// in a name that also has the "_" between file and local name. The hash
+// is no word of the name, and its letters spell words by chance ("adKqa"
+// read as an advertisement and dropped a documentation page's table of
+// arguments). A hash of lower-case letters only is left alone: it may
+// be a BEM element ("article__share").
+func moduleLocal(name string) string {
+	n := len(name)
+	if n < 9 || name[n-7:n-5] != "__" || !strings.Contains(name[:n-7], "_") {
+		return name
+	}
+	mixed := false
+	for i := n - 5; i < n; i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z':
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
+			mixed = true
+		default:
+			return name
+		}
+	}
+	if !mixed {
+		return name
+	}
+	return name[:n-7]
 }
 
 // taxonomyName reports whether a name labels the post rather than the
