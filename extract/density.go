@@ -959,7 +959,13 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 	ld := b.LinkDensity()
 	ew := b.effWords()
 	switch {
-	case c.hintWithin(b.Node, region) < 0:
+	// A line of preformatted code is the page's own whatever its
+	// container is named and whatever it looks like: an API reference
+	// writes its request and response examples in an "aside" column, and
+	// a JSON line ("exp_year": 2024,) is no date. On wcxb-dev-even the
+	// region's dropped code lines were 1,100 gold words against 52 others;
+	// documentation 0.8936 -> 0.8955, no other set changed.
+	case b.Kind != Pre && c.hintWithin(b.Node, region) < 0:
 		b.Label = Boilerplate
 		b.Vote(StageDensity, ReasonClassPrefix+b.hintRule, -1)
 	case ld > maxLinkDensity && b.Kind != Heading && !(ew >= digestWords && b.punct >= digestPunct && ld <= digestLinkDensity):
@@ -983,7 +989,7 @@ func (c *classifier) labelInside(b *Block, region *html.Node) {
 		// a picture's caption or a label, not the article's prose.
 		b.Label = Boilerplate
 		b.Vote(StageDensity, ReasonLabel, -1)
-	case b.Kind != Heading && b.Kind != TableCell && b.Words <= dateWords && dateLike(b.Text):
+	case b.Kind != Heading && b.Kind != TableCell && b.Kind != Pre && b.Words <= dateWords && dateLike(b.Text):
 		b.Label = Boilerplate
 		b.Vote(StageDensity, ReasonDate, -1)
 	case b.Kind != Heading && credit(b.Text):

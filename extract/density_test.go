@@ -192,3 +192,28 @@ func TestPostsInForm(t *testing.T) {
 		t.Errorf("the reply form is kept: %q", text)
 	}
 }
+
+// TestCodeLines: a line of preformatted code in the region is the page's
+// own, whatever its container is named (an API reference's "aside"
+// column of request and response examples) and however much it looks
+// like a date ("exp_year": 2024,); prose in the same column still goes.
+func TestCodeLines(t *testing.T) {
+	prose := strings.Repeat("<p>The charge object represents one attempt to move money into your account, and the fields below describe it in full detail.</p>", 6)
+	page := `<html><body><nav><a href="/">Docs</a> <a href="/api">API</a></nav><main><article><h1>The charge object</h1>` + prose +
+		`<div class="ApiSection-Aside"><p>Share this page with your team on the chat of your choice.</p>` +
+		`<pre><div>curl https://api.example.com/v1/charges/ch_123 -u sk_test_key</div><div>  "exp_year": 2024,</div></pre></div></article></main>` +
+		`<footer><a href="/about">About us</a></footer></body></html>`
+	p, err := Extract([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := p.Text()
+	for _, want := range []string{"curl https://api.example.com", `"exp_year": 2024`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("code line %q dropped; text %q", want, text)
+		}
+	}
+	if strings.Contains(text, "Share this page") {
+		t.Errorf("prose under the aside name kept; text %q", text)
+	}
+}
