@@ -110,3 +110,23 @@ func TestDocColumnFromTitle(t *testing.T) {
 		t.Errorf("the version picker above the title kept: %q", text)
 	}
 }
+
+// TestServiceHub: a service page whose region is one section of running
+// text keeps the rest of its column when that holds more text than the
+// region's running text, even when the model is unsure of the type: a
+// guide's hub page (an introduction over its chapters, then a glossary
+// and the guide's other parts) is sections, not an article.
+func TestServiceHub(t *testing.T) {
+	intro := "If you want to learn how to grow vegetables at home, you have come to the right place. This guide has everything you need to plan, plant and harvest a small garden, from the soil to the seeds, and it is written for people who have never grown anything before. Read it from the start, or pick the chapter you need today."
+	var glossary strings.Builder
+	for _, term := range []string{"Compost", "Mulch", "Loam", "Tilth", "Humus", "Legume", "Cloche", "Seedling", "Bolting", "Hardening off"} {
+		fmt.Fprintf(&glossary, `<div><div><div>%s:</div></div><div><p>A word gardeners use, in plain terms.</p></div><div><a href="/g/1">Examples</a></div><div><a href="/g/2">Pictures</a></div><div><a href="/g/3">Videos</a></div></div>`, term)
+	}
+	page := `<html><body><header><nav><a href="/">Home</a> <a href="/guides">Guides</a></nav></header>` +
+		`<section><div><h1>The beginner's guide to vegetables</h1><div><div><p>` + intro + `</p></div></div></div></section>` +
+		`<section><div><h2>Garden glossary</h2><div>` + glossary.String() + `</div></div></section><footer><a href="/jobs">Jobs</a></footer></body></html>`
+	p := classifyAs(t, page, Options{}, TypeService, 0.3)
+	if text := p.Text(); !strings.Contains(text, "Garden glossary") || !strings.Contains(text, "in plain terms") {
+		t.Errorf("the glossary lost: %q", text)
+	}
+}
