@@ -217,3 +217,26 @@ func TestCodeLines(t *testing.T) {
 		t.Errorf("prose under the aside name kept; text %q", text)
 	}
 }
+
+// TestRoundupEntries: the entries of a roundup article, each a name, a
+// paragraph of its own and a call to action after it ("Book Now"), are
+// the article, not teasers of other pages; a short "read more" unit
+// after an article stays a teaser.
+func TestRoundupEntries(t *testing.T) {
+	var entries strings.Builder
+	for i, name := range []string{"Sixty Three", "Soda Club", "Tanoreen", "Thai Diner", "Torien", "Torrisi"} {
+		fmt.Fprintf(&entries, `<article class="venue"><div><h3>%s</h3><p>East Village</p><div><p>Entry %d: friends who met in a famous kitchen opened this small counter, where the menu changes with the season and every dish arrives at the pace you choose, from the first course of raw fish to a dessert that tastes of the garden.</p></div><p><a href="https://book.example.com/venues/%d">Book Now</a></p></div></article>`, name, i, i)
+	}
+	page := `<html><head><title>The new starred restaurants</title></head><body><nav><a href="/">Home</a> <a href="/guides">Guides</a></nav><main><h1>The new starred restaurants</h1><p>Published: Nov. 19, 2025</p>` +
+		`<p>The inspectors came back to the city this autumn, and the list of new stars is the longest in years: here are the restaurants that earned one, with what to order and how to get a table before everyone else does.</p><div class="venues">` + entries.String() + `</div>` +
+		`<div class="promo"><p>Get the app and book your table in seconds.</p><p><a href="/app">Read more</a></p></div></main><footer><a href="/about">About us</a></footer></body></html>`
+	text := classifyAs(t, page, Options{}, TypeArticle, 0.9).Text()
+	for i := range 6 {
+		if want := fmt.Sprintf("Entry %d:", i); !strings.Contains(text, want) {
+			t.Errorf("%q lost; text %q", want, text)
+		}
+	}
+	if strings.Contains(text, "Get the app") {
+		t.Errorf("the promotion kept; text %q", text)
+	}
+}
