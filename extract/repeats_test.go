@@ -41,3 +41,18 @@ func TestRepeatRefrain(t *testing.T) {
 		t.Errorf("the chorus kept %d times, want 3: %q", n, text)
 	}
 }
+
+// TestRepeatCode: code is no copy of a section: an API reference shows
+// the same response object under each endpoint, and every copy stays.
+func TestRepeatCode(t *testing.T) {
+	intro := `<p>The charge object represents one attempt to move money into your account, and every endpoint below returns it in full, with the fields described at the top of the page.</p>`
+	var endpoints strings.Builder
+	for _, ep := range []string{"Create a charge", "Update a charge", "Capture a charge"} {
+		fmt.Fprintf(&endpoints, `<section><h2>%s</h2><p>Returns the charge object if the call succeeded, and an error otherwise.</p><div class="response"><pre><div>{</div><div>  "id": "ch_3MmlLrLkdIwHu7ix0snN0B15",</div><div>  "object": "charge",</div><div>  "amount_captured": 1099,</div><div>  "balance_transaction": "txn_3MmlLrLkdIwHu7ix0uke3Ezy",</div><div>  "calculated_statement_descriptor": "Stripe"</div><div>}</div></pre></div></section>`, ep)
+	}
+	page := `<html><body><nav><a href="/">Docs</a></nav><main><h1>Charges</h1>` + intro + endpoints.String() + `</main></body></html>`
+	text := classifyAs(t, page, Options{}, TypeDocumentation, 0.9).Text()
+	if n := strings.Count(text, "amount_captured"); n != 3 {
+		t.Errorf("the response object kept %d times, want 3: %q", n, text)
+	}
+}
