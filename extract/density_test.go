@@ -240,3 +240,26 @@ func TestRoundupEntries(t *testing.T) {
 		t.Errorf("the promotion kept; text %q", text)
 	}
 }
+
+// TestForumPostsNamedComments: on a forum thread, replies written as
+// <article> posts under a comment name are the thread; short comments
+// without posts of their own keep their name.
+func TestForumPostsNamedComments(t *testing.T) {
+	question := `<article class="node-forum"><h1>Is consulting worth it?</h1><div class="field-body"><p>I moved from banking to a consulting firm last year, and I wonder whether the hours and the pay are worth it in the long run, compared with what I had before.</p></div></article>`
+	var replies strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&replies, `<article class="js-comment comment-layer"><div class="comment comment-container"><div class="comment-content"><p>Reply %d: I work at a large firm, and the weekends are free and the evenings mostly too, although a project near its deadline can take a whole week of late nights from you.</p></div></div></article>`, i)
+	}
+	remarks := `<ul class="comments-list"><li class="comment"><span>Good question, I wondered the same thing.</span></li><li class="comment"><span>Same here, thanks for asking.</span></li></ul>`
+	page := `<html><body><nav><a href="/">Home</a> <a href="/forum">Forum</a></nav><main>` + question + remarks +
+		`<div class="post-comments comment-wrapper" id="comments"><section class="comment-forum-wrapper">` + replies.String() + `</section></div></main></body></html>`
+	text := classifyAs(t, page, Options{}, TypeForum, 0.9).Text()
+	for i := range 5 {
+		if want := fmt.Sprintf("Reply %d:", i); !strings.Contains(text, want) {
+			t.Errorf("%q lost; text %q", want, text)
+		}
+	}
+	if strings.Contains(text, "Good question") {
+		t.Errorf("a short comment kept; text %q", text)
+	}
+}
