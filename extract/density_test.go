@@ -78,13 +78,20 @@ func TestOverruleNames(t *testing.T) {
 // TestBuilderNames: Elementor calls every element a widget, so its widget
 // names say nothing; its other words still do.
 func TestBuilderNames(t *testing.T) {
-	for name, neg := range map[string]string{
+	checkNegNames(t, map[string]string{
 		"elementor-widget-theme-post-content": "",
 		"elementor-widget-container":          "",
 		"elementor-widget-nav-menu":           "menu",
 		"sidebar-widget":                      "sidebar",
 		"widget-area":                         "widget",
-	} {
+	})
+}
+
+// checkNegNames checks the boilerplate word judgeName finds in each name
+// ("" for none).
+func checkNegNames(t *testing.T, want map[string]string) {
+	t.Helper()
+	for name, neg := range want {
 		if got := judgeName(name, false).neg; got != neg {
 			t.Errorf("judgeName(%q).neg = %q, want %q", name, got, neg)
 		}
@@ -94,18 +101,14 @@ func TestBuilderNames(t *testing.T) {
 // TestModuleHash: the hash CSS Modules append to a class name is no word
 // of it, whatever letters it spells; a BEM element is.
 func TestModuleHash(t *testing.T) {
-	for name, neg := range map[string]string{
+	checkNegNames(t, map[string]string{
 		"mdx-table_root__adKqa":              "",
 		"base-layout_root___qiZs":            "",
 		"page_navBar__x7Yq2":                 "nav",
 		"article__share":                     "share",
 		"comments_list__a1B2c":               "comment",
 		"sidebar-sidecar-layout_main__0SN51": "sidebar",
-	} {
-		if got := judgeName(name, false).neg; got != neg {
-			t.Errorf("judgeName(%q).neg = %q, want %q", name, got, neg)
-		}
-	}
+	})
 }
 
 // TestStampLink: permalinks of posts are numbers and dates, headlines are
