@@ -317,9 +317,10 @@ func benchStore(b *testing.B, opts *dedup.StoreOptions, n int, batch func(lo, hi
 	}
 }
 
-// BenchmarkIndexQuery queries the in-memory SimHash index (Manku's
-// tables at k=3, planned for the collection's size) of the fingerprints
-// (words and word pairs, as winnow dedup's SimHash) of a generated
+// BenchmarkIndexQuery queries the in-memory SimHash index (the tables
+// PlanProbeLayout plans for DefaultK and the collection's size, as
+// winnow dedup's) of the fingerprints (3-word shingles, as winnow
+// dedup's SimHash) of a generated
 // collection (default 200,000 documents) with those of held and
 // unrelated documents. It reports the p50 and p99 query times, the table
 // entries examined per query, the held fingerprints within k bits per
@@ -329,7 +330,7 @@ func benchStore(b *testing.B, opts *dedup.StoreOptions, n int, batch func(lo, hi
 func BenchmarkIndexQuery(b *testing.B) {
 	n := benchDocs(b, 200_000)
 	g := benchGenerator(b, n)
-	norm, err := dedup.NewNormalizer(dedup.Options{Shingles: []int{1, 2}})
+	norm, err := dedup.NewNormalizer(dedup.Options{Shingles: []int{3}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -337,7 +338,7 @@ func BenchmarkIndexQuery(b *testing.B) {
 		fp, _ := norm.Fingerprint(text)
 		return fp
 	}
-	layout, err := dedup.PlanLayout(3, n, 0)
+	layout, err := dedup.PlanProbeLayout(dedup.DefaultK, n, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -372,6 +373,7 @@ func BenchmarkIndexQuery(b *testing.B) {
 	}{{"real", real, realQ, true}, {"random", random, randomQ, false}} {
 		b.Run(c.name, func(b *testing.B) {
 			ix := dedup.NewIndex(c.fps, layout)
+			b.ReportMetric(float64(layout.IndexBytes(len(c.fps)))/float64(len(c.fps)), "bytes/fp")
 			var lat latencies
 			near, i := 0, 0
 			for b.Loop() {
@@ -386,16 +388,14 @@ func BenchmarkIndexQuery(b *testing.B) {
 			}
 			lat.report(b, "examined")
 			b.ReportMetric(float64(near)/float64(len(lat.times)), "near/query")
-			b.ReportMetric(float64(layout.BytesPerFingerprint()), "bytes/fp")
 		})
 	}
 }
 
 // BenchmarkCluster clusters a generated collection (default 100,000
 // documents; Cluster holds every document's shingles, about 6 KB each)
-// with MinHash and with SimHash (k=3) at threshold 0.8, as winnow dedup
-// does: 3-word shingles verified, the SimHash fingerprint of words and
-// word pairs. One op is one run. It reports the candidate pairs checked
+// with MinHash and with SimHash (DefaultK) at threshold 0.8, as winnow
+// dedup does: 3-word shingles verified and fingerprinted. One op is one run. It reports the candidate pairs checked
 // per document, the duplicates found, the recall of the planted pairs at
 // an exact Jaccard of 0.8 or more (dedupgen.Compare: both in one
 // cluster) and the duplicates put in a cluster with no document of their
@@ -404,10 +404,6 @@ func BenchmarkCluster(b *testing.B) {
 	n := benchDocs(b, 100_000)
 	g := benchGenerator(b, n)
 	norm, err := dedup.NewNormalizer(dedup.Options{Shingles: []int{3}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	simNorm, err := dedup.NewNormalizer(dedup.Options{Shingles: []int{1, 2}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -420,7 +416,7 @@ func BenchmarkCluster(b *testing.B) {
 		parallel(len(gd), func(i int) {
 			d := gd[i]
 			doc := dedup.Doc{URL: d.URL, TextLen: len(d.Text), Features: norm.Features(d.Text)}
-			doc.Fingerprint, doc.HasFingerprint = simNorm.Fingerprint(d.Text)
+			doc.Fingerprint, doc.HasFingerprint = norm.Fingerprint(d.Text)
 			docs[lo+i], family[lo+i] = doc, d.Family
 			if d.Family >= 0 {
 				mu.Lock()

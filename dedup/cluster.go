@@ -129,7 +129,7 @@ func fingerprints(docs []Doc) ([]uint64, []bool) {
 // and verifies Jaccard >= 0.8.
 type Config struct {
 	Method    Method
-	K         int     // SimHash distance; 0 means 3
+	K         int     // SimHash distance; 0 means DefaultK
 	NumPerm   int     // MinHash signature length; 0 means 128
 	Threshold float64 // verification threshold; 0 means 0.8
 	Measure   Measure
@@ -167,7 +167,7 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// WithDefaults is c with its zero fields set to their defaults (K 3,
+// WithDefaults is c with its zero fields set to their defaults (K DefaultK,
 // NumPerm 128, Threshold 0.8 and the rest), as Dedup and the Streamer
 // read it.
 func (c Config) WithDefaults() Config {
@@ -177,7 +177,7 @@ func (c Config) WithDefaults() Config {
 
 func (c *Config) ensureDefaults() {
 	if c.K == 0 {
-		c.K = 3
+		c.K = DefaultK
 	}
 	if c.NumPerm == 0 {
 		c.NumPerm = 128
@@ -344,7 +344,7 @@ func (c *Config) pruned(a, b *Doc) bool {
 func candidateFinder(docs []Doc, res *Result, cfg Config) (func(int) []int, error) {
 	switch cfg.Method {
 	case MethodSimHash:
-		layout, err := PlanLayout(cfg.K, len(docs), 0)
+		layout, err := PlanProbeLayout(cfg.K, len(docs), 0)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -45,35 +46,79 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 	}
 	for k := 0; k <= MaxK; k++ {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
-			layout, err := PlanLayout(k, len(fps), 0)
+			manku, err := PlanLayout(k, len(fps), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ix := NewIndex(fps, layout)
-			for q := 0; q < len(fps); q += 7 {
-				var got, want []int
-				ix.Query(fps[q], func(id, d int) {
-					if d != bits.OnesCount64(fps[id]^fps[q]) {
-						t.Fatalf("wrong distance")
-					}
-					got = append(got, id)
-				})
-				for id, fp := range fps {
-					if bits.OnesCount64(fp^fps[q]) <= k {
-						want = append(want, id)
-					}
-				}
-				sort.Ints(got)
-				if len(got) != len(want) {
-					t.Fatalf("k=%d %v: query %d found %d, want %d", k, layout, q, len(got), len(want))
-				}
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("k=%d: ids differ", k)
+			probe, err := PlanProbeLayout(k, len(fps), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if probe.Tables > DefaultMaxTables && probe != manku {
+				t.Errorf("%v: more tables than %d", probe, DefaultMaxTables)
+			}
+			layouts := []Layout{manku, probe}
+			// Every way of leading tables with some of 2 to 10 blocks,
+			// with the radius leadRadius gives: short prefixes look up a
+			// directory, long ones search.
+			for b := 2; b <= 10; b++ {
+				for lead := 1; lead < b; lead++ {
+					l := Layout{K: k, Blocks: b, Tables: binom(b, lead), Lead: lead, Radius: leadRadius(b, lead, k), PrefixBits: leadRadius(b, lead, 64), N: len(fps)}
+					if l.Tables <= 10 && l.probes() <= maxProbes {
+						layouts = append(layouts, l)
 					}
 				}
 			}
+			for _, layout := range layouts {
+				checkIndex(t, fps, layout)
+			}
 		})
+	}
+}
+
+// checkIndex compares the layout's queries with a scan.
+func checkIndex(t *testing.T, fps []uint64, layout Layout) {
+	t.Helper()
+	k := layout.K
+	ix := NewIndex(fps, layout)
+	for q := 0; q < len(fps); q += 7 {
+		var got, want []int
+		ix.Query(fps[q], func(id, d int) {
+			if d != bits.OnesCount64(fps[id]^fps[q]) {
+				t.Fatalf("wrong distance")
+			}
+			got = append(got, id)
+		})
+		for id, fp := range fps {
+			if bits.OnesCount64(fp^fps[q]) <= k {
+				want = append(want, id)
+			}
+		}
+		sort.Ints(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%v: query %d found %v, want %v", layout, q, got, want)
+		}
+	}
+}
+
+// TestPlanProbeLayout: for a large k over many fingerprints the planner
+// looks up near prefixes in a few long-prefixed tables rather than
+// taking Manku's many short ones.
+func TestPlanProbeLayout(t *testing.T) {
+	l, err := PlanProbeLayout(10, 1_000_000, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Tables != 4 || l.PrefixBits != 16 || l.Radius != 2 || l.probes() != 137 {
+		t.Errorf("k=10, 1M: %v, want 4 tables of 16 bits, radius 2", l)
+	}
+	if m, _ := PlanLayout(10, 1_000_000, 0); m.PrefixBits >= 8 {
+		t.Errorf("Manku k=10: %v", m)
+	}
+	// Small k keeps Manku's layout.
+	l3, _ := PlanProbeLayout(3, 100_000, 0)
+	if l3.Radius != 0 || l3.Tables != 4 {
+		t.Errorf("k=3: %v, want Manku's 4 tables", l3)
 	}
 }
 

@@ -52,7 +52,7 @@ var storeFixtures = []struct {
 	self   []float64  // similarity of each held document to its own text, by id
 }{
 	{MethodSimHash, StoreStats{Documents: 13, Method: "simhash k=3 (unverified: made before SimHash indexes verified their candidates; rebuild it)",
-		Layout: "k=3: 4 blocks, 4 tables, 16 leading bits, about 152.6 candidates per table probe for 10000000 fingerprints, 56 bytes per fingerprint"},
+		Layout: "k=3: 4 blocks, 4 tables of 16 leading bits, about 610.4 candidates per query for 10000000 fingerprints, 56 bytes per fingerprint"},
 		[]float64{1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
 	{MethodMinHash, StoreStats{Documents: 13, Method: "minhash threshold=0.8",
 		Layout: "18 bands x 7 rows: missed at s=0.9 8.2e-06, s=0.8 0.014, s=0.7 0.21; compared at s=0.5 0.13, s=0.3 0.0039"},

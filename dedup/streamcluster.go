@@ -162,11 +162,11 @@ func fromMarks(marks []uint64, n int) []uint32 {
 // million queries of a million entries each.
 func (c *clusterer) simhashCandidates() error {
 	s := c.s
-	layout, err := PlanLayout(c.cfg.K, s.n, 0)
+	layout, err := PlanProbeLayout(c.cfg.K, s.n, 0)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	if need := int64(layout.BytesPerFingerprint()+10) * int64(s.n); need > c.budget {
+	if need := layout.IndexBytes(s.n) + 11*int64(s.n); need > c.budget { // and a flag a fingerprint while they are searched
 		return fmt.Errorf("%w: SimHash tables for %d documents need %d MB", ErrMemory, s.n, need>>20)
 	}
 	// The documents with a fingerprint by fingerprint, then by id; each
@@ -192,24 +192,37 @@ func (c *clusterer) simhashCandidates() error {
 	c.fpStart = append(c.fpStart, int32(len(c.fpDocs)))
 	s.fps = nil
 	c.ix = NewIndex(distinct, layout)
+	// The fingerprints are searched on the workers, a block of them
+	// each time; the index is safe for concurrent queries.
 	marks := make([]uint64, (s.n+63)/64)
-	for g := range c.ix.Len() {
-		docs := c.fpGroup(g)
-		cand := len(docs) > 1
-		if !cand {
-			c.examined += c.ix.Search(c.ix.Fingerprint(g), func(h, _ int) bool {
-				cand = h != g
-				return !cand
+	const block = 1024
+	blocks := (c.ix.Len() + block - 1) / block
+	cand := make([]bool, c.ix.Len())
+	examined := make([]int, blocks)
+	par.Each(blocks, max(1, s.opts.Workers), func(b int) {
+		for g := b * block; g < min(c.ix.Len(), (b+1)*block); g++ {
+			if len(c.fpGroup(g)) > 1 {
+				cand[g] = true
+				continue
+			}
+			examined[b] += c.ix.Search(c.ix.Fingerprint(g), func(h, _ int) bool {
+				cand[g] = h != g
+				return !cand[g]
 			})
 		}
-		if cand {
-			for _, id := range docs {
+	})
+	for g, ok := range cand {
+		if ok {
+			for _, id := range c.fpGroup(g) {
 				marks[id/64] |= 1 << (id % 64)
 			}
 		}
 	}
+	for _, e := range examined {
+		c.examined += e
+	}
 	c.cands = fromMarks(marks, s.n)
-	c.held = int64(layout.BytesPerFingerprint()+10)*int64(s.n) + int64(len(c.cands))*4
+	c.held = layout.IndexBytes(s.n) + 10*int64(s.n) + int64(len(c.cands))*4
 	return nil
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/winnow-go/winnow/dedup"
 	"github.com/winnow-go/winnow/internal/jsonl"
-	"github.com/winnow-go/winnow/pipeline"
 )
 
 // DedupReport is winnow eval dedup: the figures of each near-duplicate
@@ -64,18 +63,18 @@ func CompareCloughStevenson(dataDir string) (*DedupReport, error) {
 // CompareDedup scores the near-duplicate methods on a collection against
 // its exhaustive pairs at Jaccard >= level of 3-word shingles
 // (ExhaustivePairs): MinHash (plain, with the same-script and the length
-// prunings), SimHash over 3-word shingles (k=3, 8) and over words and word
-// pairs as pipeline.DefaultDedupOptions (k=3, 4, 6, 8), every candidate
+// prunings), SimHash over 3-word shingles as pipeline.DefaultDedupOptions
+// (k=3, 8, 10) and over words and word pairs (k=3, 4, 6, 8), every candidate
 // verified at level, and each of SignatureMethods unverified. dataset
 // names the collection in the report.
 func CompareDedup(dataset string, docs []GenDoc, level float64) (*DedupReport, error) {
-	// Verification and the gold use 3-word shingles; SimHash is tried
-	// on those and on the default mixture of words and word pairs.
+	// Verification, the gold and SimHash's default use 3-word shingles;
+	// SimHash is also tried on words and word pairs.
 	norm, err := dedup.NewNormalizer(dedup.Options{})
 	if err != nil {
 		return nil, err
 	}
-	simNorm, err := dedup.NewNormalizer(dedup.Options{Shingles: pipeline.DefaultDedupOptions().SimShingles})
+	simNorm, err := dedup.NewNormalizer(dedup.Options{Shingles: []int{1, 2}})
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +123,7 @@ func dedupMethods(level float64) []DedupMethod {
 		{Name: "minhash+lang", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: level, SameLang: true}},
 		{Name: "minhash+length", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: level, LengthRatio: 1.25}},
 	}
-	for _, k := range []int{3, 8} {
+	for _, k := range []int{3, 8, 10} {
 		methods = append(methods, DedupMethod{Name: fmt.Sprintf("simhash3-k%d", k), Config: dedup.Config{Method: dedup.MethodSimHash, K: k, Threshold: level}})
 	}
 	return methods

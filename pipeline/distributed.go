@@ -200,6 +200,12 @@ type CandidateKeyer struct {
 // records keeps the records sharing a key few.
 const SimHashKeyLayoutSize = 1 << 30
 
+// MaxKeyedK is the largest SimHash distance candidate keys support:
+// keys are Manku's tables (every pair within k shares a table's leading
+// bits), and for k=8 planned for SimHashKeyLayoutSize records they lead
+// on 8 bits; beyond it, on fewer.
+const MaxKeyedK = 8
+
 // NewCandidateKeyer prepares CandidateKeys for the options: --method
 // minhash (the default) or simhash, without IDF weights, measured by
 // Jaccard or cosine (not containment).
@@ -222,6 +228,9 @@ func NewCandidateKeyer(opts DedupOptions) (*CandidateKeyer, error) {
 	k := &CandidateKeyer{norm: norm, simNorm: simNorm, limit: opts.lineLimit()}
 	if opts.Method == dedup.MethodSimHash {
 		kk := opts.config().WithDefaults().K // 0 means the default, as in Dedup
+		if kk > MaxKeyedK {
+			return nil, fmt.Errorf("pipeline: candidate keys for k=%d: at most k=%d (Manku's tables for a larger k lead on fewer than 8 bits, so each key would be shared by a 128th or more of the records)", kk, MaxKeyedK)
+		}
 		layout, err := dedup.PlanLayout(kk, SimHashKeyLayoutSize, 0)
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: candidate keys: %w", err)

@@ -36,6 +36,10 @@ func TestCandidateKeysPart(t *testing.T) {
 		t.Run(method.String(), func(t *testing.T) {
 			opts := DefaultDedupOptions()
 			opts.Method, opts.K, opts.Workers = method, 6, 1
+			// Words and word pairs: these made-up records of one
+			// vocabulary come within 6 bits on them, not on 3-word
+			// shingles, and the keys need pairs to bring together.
+			opts.SimShingles = []int{1, 2}
 			var whole bytes.Buffer
 			if _, _, err := Dedup(bytes.NewReader(in.Bytes()), "in.jsonl", &whole, opts); err != nil {
 				t.Fatal(err)
@@ -135,20 +139,25 @@ func TestCandidateKeysPart(t *testing.T) {
 }
 
 // TestCandidateKeyerDefaultK: SimHash keys with K unset plan for the
-// default distance, as Dedup does, not for 0 bits.
+// default distance, as Dedup does, not for 0 bits: beyond MaxKeyedK,
+// that is refused, naming the distance.
 func TestCandidateKeyerDefaultK(t *testing.T) {
 	opts := DefaultDedupOptions()
 	opts.Method, opts.K = dedup.MethodSimHash, 0
-	unset, err := NewCandidateKeyer(opts)
-	if err != nil {
-		t.Fatal(err)
+	def := dedup.Config{}.WithDefaults().K
+	_, err := NewCandidateKeyer(opts)
+	if def <= MaxKeyedK {
+		t.Fatalf("default k=%d within MaxKeyedK: test the keys planned with K unset", def)
 	}
-	opts.K = dedup.Config{}.WithDefaults().K
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("k=%d", def)) {
+		t.Errorf("K unset: %v, want the refusal of k=%d", err, def)
+	}
+	opts.K = MaxKeyedK
 	set, err := NewCandidateKeyer(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if unset.k != set.k || len(unset.masks) != len(set.masks) {
-		t.Errorf("K unset: k %d with %d tables, want k %d with %d", unset.k, len(unset.masks), set.k, len(set.masks))
+	if set.k != MaxKeyedK || len(set.masks) == 0 {
+		t.Errorf("k=%d: k %d with %d tables", MaxKeyedK, set.k, len(set.masks))
 	}
 }

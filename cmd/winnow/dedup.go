@@ -124,7 +124,7 @@ func addDedupFlags(fl *pflag.FlagSet, f *dedupFlags, all bool) {
 	d := pipeline.DefaultDedupOptions()
 	fl.StringVar(&f.method, "method", d.Method.String(), "candidate search: simhash, minhash, or one of the signatures of Ilyinsky et al.: md5, tfidf, longsent, heavysent, lexrand")
 	fl.Float64Var(&f.threshold, "threshold", d.Threshold, "verified similarity that makes a duplicate")
-	fl.IntVar(&f.k, "k", d.K, "SimHash Hamming distance for candidates (0-8)")
+	fl.IntVar(&f.k, "k", d.K, "SimHash Hamming distance for candidates (0-12)")
 	fl.StringVar(&f.index, "index", "", "a winnow index folder: clusters that duplicate a page it holds point at that page; then every record is added")
 	f.measure, f.numPerm, f.shingles, f.simShingles = d.Measure.String(), d.NumPerm, d.Normalize.Shingles, d.SimShingles
 	f.numbers, f.spaces, f.charGram = "keep", "keep", 5

@@ -49,7 +49,7 @@ var (
 	templates  = flag.String("templates", "", "folder of saved site templates, as winnow run --templates (local to the workers, gs://, s3://): load them, relearn those that no longer fit, save new ones")
 	render     = flag.Bool("render", false, "refused: the layout pass (winnow run --render) is local-only")
 	method     = flag.String("method", pipeline.DefaultDedupOptions().Method.String(), "with --dedup: candidate search, minhash or simhash")
-	k          = flag.Int("k", pipeline.DefaultDedupOptions().K, "with --dedup --method simhash: Hamming distance of candidates (0-8)")
+	k          = flag.Int("k", min(pipeline.DefaultDedupOptions().K, pipeline.MaxKeyedK), "with --dedup --method simhash: Hamming distance of candidates (0-8; the candidate keys of a distributed run support at most 8)")
 	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of this process to this file (with Prism, the job's workers run here too)")
 )
 
