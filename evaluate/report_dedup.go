@@ -64,7 +64,7 @@ func CompareCloughStevenson(dataDir string) (*DedupReport, error) {
 // its exhaustive pairs at Jaccard >= level of 3-word shingles
 // (ExhaustivePairs): MinHash (plain, with the same-script and the length
 // prunings), SimHash over 3-word shingles as pipeline.DefaultDedupOptions
-// (k=3, 8, 10) and over words and word pairs (k=3, 4, 6, 8), every candidate
+// (k=3, 8, 11) and over words and word pairs (k=3, 4, 6, 8), every candidate
 // verified at level, and each of SignatureMethods unverified. dataset
 // names the collection in the report.
 func CompareDedup(dataset string, docs []GenDoc, level float64) (*DedupReport, error) {
@@ -123,7 +123,7 @@ func dedupMethods(level float64) []DedupMethod {
 		{Name: "minhash+lang", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: level, SameLang: true}},
 		{Name: "minhash+length", Config: dedup.Config{Method: dedup.MethodMinHash, Threshold: level, LengthRatio: 1.25}},
 	}
-	for _, k := range []int{3, 8, 10} {
+	for _, k := range []int{3, 8, 11} {
 		methods = append(methods, DedupMethod{Name: fmt.Sprintf("simhash3-k%d", k), Config: dedup.Config{Method: dedup.MethodSimHash, K: k, Threshold: level}})
 	}
 	return methods
