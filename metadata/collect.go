@@ -885,7 +885,8 @@ func (f *folder) walk(n *html.Node) bool {
 			f.space = f.space || !f.runOn
 		case html.ElementNode:
 			if ch.DataAtom == atom.Script || ch.DataAtom == atom.Style || ch.DataAtom == atom.Button ||
-				f.runOn && ch.DataAtom == atom.Time { // a heading's <time> is its date, not its words
+				f.runOn && (ch.DataAtom == atom.Time || // a heading's <time> is its date, not its words
+					unshown(ch)) {
 				continue
 			}
 			apart := !f.runOn || !inline(ch.DataAtom)
@@ -900,6 +901,28 @@ func (f *folder) walk(n *html.Node) bool {
 		}
 	}
 	return true
+}
+
+// unshown says whether a browser hides the element whatever its style
+// sheets say: the hidden attribute, or an inline display:none or
+// visibility:hidden (a heading's bookmark tooltip, "Stay organized with
+// collections", waits hidden inside it). aria-hidden is not enough: such
+// text is shown, only not read aloud.
+func unshown(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "style":
+			if strings.Contains(a.Val, "none") || strings.Contains(a.Val, "hidden") {
+				s := strings.ReplaceAll(strings.ToLower(a.Val), " ", "")
+				if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // write adds s, its white space folded.

@@ -167,6 +167,9 @@ func TestTitle(t *testing.T) {
 		{"no-break spaces around a separator", "<html><head><meta property=\"og:title\" content=\"Access overview for teams \u00a0|\u00a0 Accounts \u00a0|\u00a0 Cloud Docs\"></head><body></body></html>", "Access overview for teams"},
 		{"a button in the heading", `<html><head><title>ferry - Rust</title></head>
 <body><h1>Crate ferry<button>Copy item path</button></h1></body></html>`, "Crate ferry"},
+		{"a hidden tooltip in the heading", `<html><head><meta property="og:title" content="Access overview | Accounts | Cloud Docs"></head>
+<body><h1>Access overview<span hidden><span>Keep your pages</span> <span>Save pages to read them later.</span></span>` +
+			`<span style="display: none">Saved</span></h1></body></html>`, "Access overview"},
 		{"a word split by inline markup", `<html><head><title>Tide Tables</title></head>
 <body><h1><span class="drop">T</span>ide <em>Tables</em></h1></body></html>`, "Tide Tables"},
 		{"block elements in the heading", `<html><head><title>Harbour Tides</title></head>
