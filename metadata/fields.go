@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -66,12 +67,54 @@ func (c *collector) title(pageType string) valued {
 			return valued{h, SourceHeadline}
 		}
 	}
+	var cuts, whole []valued
 	for _, r := range refs {
 		if t := cutSite(r.val, c.site.val, c.host); t != "" {
-			return valued{t, r.source}
+			cuts = append(cuts, valued{t, r.source})
+			whole = append(whole, r)
 		}
 	}
-	return valued{}
+	if len(cuts) == 0 {
+		return valued{}
+	}
+	return cuts[c.arbitrate(whole, cuts)]
+}
+
+// arbitrate picks among the structured titles when the most trusted
+// and the <title> name different things (whole, they do not agree, and
+// neither is one of the other's segments): a
+// site's og:title is often its slogan on every page ("Build software
+// better, together" over "Trending repositories today"), or a brand's
+// campaign line. The one whose cut (the site's name cut off) shares most
+// words with the page's <h1>s wins; without a heading to tell, the most
+// trusted. It returns an index into cuts.
+func (c *collector) arbitrate(whole, cuts []valued) int {
+	first, last := whole[0].val, whole[len(whole)-1].val
+	if len(cuts) < 2 || agrees(first, last) || segmentOf(cuts[0].val, last) || segmentOf(cuts[len(cuts)-1].val, first) {
+		return 0
+	}
+	var hw []string
+	for _, h := range c.heads {
+		hw = append(hw, words(h.text)...)
+	}
+	best, most := 0, 0
+	for i, t := range cuts {
+		if n := textseg.Common(uniq(words(t.val)), hw); n > most {
+			best, most = i, n
+		}
+	}
+	return best
+}
+
+// uniq is ws without repeats, in order.
+func uniq(ws []string) []string {
+	out := ws[:0:0]
+	for _, w := range ws {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // segmentOf says whether h is one of the segments of the title t

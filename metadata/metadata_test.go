@@ -480,3 +480,24 @@ func TestAddressReadsDateLine(t *testing.T) {
 		}
 	}
 }
+
+func TestTitleArbitrated(t *testing.T) {
+	for _, c := range []struct{ name, page, want string }{
+		{"a slogan og:title against the page's <title>", `<html><head><meta property="og:title" content="Ideas that travel far">
+<title>Harbour Tide Tables for the North Coast · Tidewatch</title></head>
+<body><h1>Sign in</h1><h1>Read today's tables</h1></body></html>`, "Harbour Tide Tables for the North Coast"},
+		{"the og:title the headings side with", `<html><head><meta property="og:title" content="Kettle Care | Kettleworks">
+<title>Spring Sale on Everything | Kettleworks</title></head>
+<body><h1>Caring for an old kettle at home</h1></body></html>`, "Kettle Care"},
+		{"no heading to tell: the og:title", `<html><head><meta property="og:title" content="Ideas that travel far">
+<title>Harbour Tide Tables for the North Coast · Tidewatch</title></head><body></body></html>`, "Ideas that travel far"},
+		{"titles that agree whole", `<html><head><meta property="og:title" content="Tidewatch">
+<title>Tidewatch | Tide tables for sailors</title></head><body><h1>Read today's tables</h1></body></html>`, "Tidewatch"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.Title != c.want {
+				t.Errorf("title %q from %q, want %q", m.Title, m.Sources["title"], c.want)
+			}
+		})
+	}
+}
