@@ -62,7 +62,7 @@ var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{
 func (c *collector) title(pageType string) valued {
 	refs := c.titleRefs()
 	if c.agreed {
-		h := c.anchorCut // cutSite(c.anchor.text, c.site.val, c.host)
+		h := unnumbered(c.anchorCut, refs) // cutSite(c.anchor.text, c.site.val, c.host)
 		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) {
 			return valued{h, SourceHeadline}
 		}
@@ -116,6 +116,37 @@ func uniq(ws []string) []string {
 	}
 	return out
 }
+
+// sectionNumber is a heading's leading section number: dotted ("3.1",
+// "2.4.1.") or set off by a separator ("15 - "). A count that opens a
+// headline ("9 Common Food Myths") is neither.
+var sectionNumber = regexp.MustCompile(`^(\d+(?:\.\d+)+)\.?\s+|^(\d+)\s+[-–—:|]\s+`)
+
+// unnumbered is the heading h without its section number when no
+// structured title of the page writes that number: a book's or a
+// manual's chapter numbering ("3.1 Branches in a Nutshell" under a
+// <title> "Git - Branches in a Nutshell") is the table of contents'
+// order, not the headline's words.
+func unnumbered(h string, refs []valued) string {
+	m := sectionNumber.FindStringSubmatchIndex(h)
+	if m == nil || m[1] == len(h) {
+		return h
+	}
+	var num string
+	if m[2] >= 0 {
+		num = h[m[2]:m[3]]
+	} else {
+		num = h[m[4]:m[5]]
+	}
+	for _, r := range refs {
+		if slices.Contains(numbers.FindAllString(r.val, -1), num) {
+			return h
+		}
+	}
+	return h[m[1]:]
+}
+
+var numbers = regexp.MustCompile(`\d+(?:\.\d+)*`)
 
 // segmentOf says whether h is one of the segments of the title t
 // (titleSegments), or all of it.

@@ -501,3 +501,22 @@ func TestTitleArbitrated(t *testing.T) {
 		})
 	}
 }
+
+func TestTitleSectionNumber(t *testing.T) {
+	for _, c := range []struct{ name, page, want string }{
+		{"a chapter's number the title leaves out", `<html><head><title>Tides - Reading the Tables</title></head>
+<body><h1>3.1 Tides - Reading the Tables</h1></body></html>`, "Tides - Reading the Tables"},
+		{"a number set off by a separator", `<html><head><title>Reading the Tables | Tide Guide</title></head>
+<body><h1>12 - Reading the Tables</h1></body></html>`, "Reading the Tables"},
+		{"a number the title writes too", `<html><head><title>2.4. Data Structures — Harbour Manual</title></head>
+<body><h1>2.4. Data Structures</h1></body></html>`, "2.4. Data Structures"},
+		{"a count that opens a headline", `<html><head><title>Common Food Myths Debunked</title></head>
+<body><h1>9 Common Food Myths Debunked</h1></body></html>`, "9 Common Food Myths Debunked"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.Title != c.want {
+				t.Errorf("title %q from %q, want %q", m.Title, m.Sources["title"], c.want)
+			}
+		})
+	}
+}
