@@ -63,6 +63,7 @@ func (c *collector) title(pageType string) valued {
 	refs := c.titleRefs()
 	if c.agreed {
 		h := unnumbered(c.anchorCut, refs) // cutSite(c.anchor.text, c.site.val, c.host)
+		h = c.restored(h, refs)
 		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) {
 			return valued{h, SourceHeadline}
 		}
@@ -115,6 +116,40 @@ func uniq(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// restored is the heading h with the characters the page lost put back
+// from a structured title: a page whose text went through the wrong
+// character set shows "?" for each character it could not write
+// ("Event Planning? Beginner? Guide" over an og:title "Event Planning:
+// Beginner's Guide"). When a title (its site's name cut) reads as h with
+// each "?" one to three other characters, that title is h.
+func (c *collector) restored(h string, refs []valued) string {
+	if !strings.Contains(h, "?") {
+		return h
+	}
+	parts := strings.Split(h, "?")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	re, err := regexp.Compile(`(?i)^` + strings.Join(parts, `(.{1,3}?)`) + `$`)
+	if err != nil {
+		return h
+	}
+	for _, r := range refs {
+		t := cutSite(r.val, c.site.val, c.host)
+		m := re.FindStringSubmatch(t)
+		if m == nil {
+			continue
+		}
+		for _, g := range m[1:] {
+			if g != "?" {
+				return t
+			}
+		}
+		return h
+	}
+	return h
 }
 
 // sectionNumber is a heading's leading section number: dotted ("3.1",

@@ -520,3 +520,18 @@ func TestTitleSectionNumber(t *testing.T) {
 		})
 	}
 }
+
+func TestTitleLostCharacters(t *testing.T) {
+	for _, c := range []struct{ name, page, want string }{
+		{"characters the heading lost", `<html><head><meta property="og:title" content="Reading Tides: A Sailor's Guide – Tidewatch"></head>
+<body><h1>Reading Tides? A Sailor? Guide</h1></body></html>`, "Reading Tides: A Sailor's Guide"},
+		{"a question the title asks too", `<html><head><meta property="og:title" content="When Is High Tide? Read the Tables"></head>
+<body><h1>When is high tide? Read the tables</h1></body></html>`, "When is high tide? Read the tables"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.Title != c.want {
+				t.Errorf("title %q from %q, want %q", m.Title, m.Sources["title"], c.want)
+			}
+		})
+	}
+}
