@@ -619,12 +619,29 @@ func valueKinds(v string) int {
 			continue
 		}
 		for _, w := range hintWords[f] {
-			if found&w.kind == 0 && hasPrefixFold(v[i:], w.word) {
+			if found&w.kind == 0 && hasPrefixFold(v[i:], w.word) && !(w.kind == hintComments && statePrefix(v[:i])) {
 				found |= w.kind
 			}
 		}
 	}
 	return found
+}
+
+// statePrefix says whether a class word ends in "has-" or "no-" (and
+// their "_" kin): "has-comments" on a post's <article> says that the
+// post has comments, not that the element is its comment section.
+func statePrefix(before string) bool {
+	for _, p := range []string{"has-", "has_", "no-", "no_"} {
+		if len(before) >= len(p) && hasPrefixFold(before[len(before)-len(p):], p) &&
+			(len(before) == len(p) || !isWordByte(before[len(before)-len(p)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 func lowerByte(b byte) byte {

@@ -535,3 +535,12 @@ func TestTitleLostCharacters(t *testing.T) {
 		})
 	}
 }
+
+func TestTitleInPostWithComments(t *testing.T) {
+	page := `<html><head><meta property="og:title" content="Twenty Herbs for Pest Control"></head>
+<body><article class="post has-comments"><h1>My Twenty Herbs for Pest Control in the Garden</h1><p>Text.</p></article>
+<div class="comments"><h1>Twenty herbs? Pest control is easy</h1></div></body></html>`
+	if m := read(t, page, ""); m.Title != "My Twenty Herbs for Pest Control in the Garden" {
+		t.Errorf("title %q from %q, want the <h1> of a post whose class says it has comments", m.Title, m.Sources["title"])
+	}
+}
