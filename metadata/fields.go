@@ -58,13 +58,15 @@ var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{
 // site's name cut off. A service page's <h1> is more often a slogan
 // ("Moving made simple") than the page's name, which its structured
 // title gives ("Local Movers in Springfield | Acme"): there the
-// structured title wins unless one of its segments is the heading.
+// structured title wins unless one of its segments is the heading, or
+// the heading is the page's own entry in its JSON-LD breadcrumbs (the
+// name the site's navigation gives it).
 func (c *collector) title(pageType string) valued {
 	refs := c.titleRefs()
 	if c.agreed {
 		h := unnumbered(c.anchorCut, refs) // cutSite(c.anchor.text, c.site.val, c.host)
 		h = c.restored(h, refs)
-		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) {
+		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) || sameText(h, c.ld.crumb) {
 			return valued{h, SourceHeadline}
 		}
 	}

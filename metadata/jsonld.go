@@ -18,6 +18,7 @@ type ldInfo struct {
 	siteName, publisher         string
 	image, url                  string
 	categories, tags            []string
+	crumb                       string // the page's own (last) entry of its BreadcrumbList
 	lang                        string
 	types                       []string // @type of the main object
 	// pagePublished: published is the date of the page's WebPage
@@ -237,7 +238,11 @@ func summarize(objs []ldObject) ldInfo {
 			}
 		case anyOf(o.types, ldCrumbs):
 			if len(info.categories) == 0 {
-				info.categories = crumbs(o.v)
+				var own string
+				info.categories, own = crumbs(o.v)
+				if info.crumb == "" {
+					info.crumb = own
+				}
 			}
 		}
 	}
@@ -425,8 +430,8 @@ func keywords(v any) []string {
 }
 
 // crumbs reads a BreadcrumbList's names, the home entry and the page's
-// own entry (the last) left out.
-func crumbs(v map[string]any) []string {
+// own entry (the last, own) left out.
+func crumbs(v map[string]any) (sections []string, own string) {
 	items, _ := v["itemListElement"].([]any)
 	var out []string
 	for _, it := range items {
@@ -448,9 +453,9 @@ func crumbs(v map[string]any) []string {
 		out = out[1:]
 	}
 	if len(out) > 0 {
-		out = out[:len(out)-1]
+		out, own = out[:len(out)-1], out[len(out)-1]
 	}
-	return out
+	return out, own
 }
 
 func isHome(s string) bool {

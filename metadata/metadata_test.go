@@ -544,3 +544,19 @@ func TestTitleInPostWithComments(t *testing.T) {
 		t.Errorf("title %q from %q, want the <h1> of a post whose class says it has comments", m.Title, m.Sources["title"])
 	}
 }
+
+func TestServiceTitleBreadcrumb(t *testing.T) {
+	page := `<html><head><meta property="og:title" content="Business Payroll Services | Payroll Outsourcing | Ledgerline"><meta property="og:site_name" content="Ledgerline">
+<script type="application/ld+json">{"@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"Home"},
+{"@type":"ListItem","position":2,"name":"Services"},{"@type":"ListItem","position":3,"name":"Business Payroll"}]}</script></head>
+<body><h1>Business Payroll</h1></body></html>`
+	doc, _ := html.Parse(strings.NewReader(page))
+	if m := Read(doc, Input{PageType: "service"}, Options{Now: testNow}); m.Title != "Business Payroll" {
+		t.Errorf("title %q from %q, want the <h1> that is the page's own breadcrumb", m.Title, m.Sources["title"])
+	}
+	page = strings.Replace(page, `"name":"Business Payroll"}]`, `"name":"Payroll outsourcing"}]`, 1)
+	doc, _ = html.Parse(strings.NewReader(page))
+	if m := Read(doc, Input{PageType: "service"}, Options{Now: testNow}); m.Title != "Business Payroll Services" {
+		t.Errorf("title %q from %q, want the structured title over an <h1> the breadcrumbs do not name", m.Title, m.Sources["title"])
+	}
+}
