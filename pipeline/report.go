@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,7 +46,7 @@ const reportTop, reportMembers = 10, 20
 // that Dedup found with opts (winnow dedup --report): the figures of the
 // result, cluster-size histograms of plain SimHash clustering (no
 // verification) at Hamming distances 2, 4, 6 and 8, as seed 004 draws
-// them, and the ten largest clusters with their canonical page, the start
+// them, and at opts' K when it is larger, and the ten largest clusters with their canonical page, the start
 // of its text and up to twenty member URLs. The histograms re-cluster
 // cl.Docs, which costs about as much as the dedup itself.
 //
@@ -60,7 +61,11 @@ func WriteDedupReport(w io.Writer, cl *Clusters, opts DedupOptions) error {
 	} else {
 		data.Method = fmt.Sprintf("MinHash LSH, %v, verified with %v >= %.2f", res.Bands, opts.Measure, opts.Threshold)
 	}
-	for _, k := range reportK {
+	ks := reportK
+	if k := opts.config().WithDefaults().K; k > ks[len(ks)-1] {
+		ks = append(slices.Clip(ks), k) // the run's k, when beyond them
+	}
+	for _, k := range ks {
 		r, err := dedup.Cluster(cl.Docs, dedup.Config{Method: dedup.MethodSimHash, K: k, NoVerify: true})
 		if err != nil {
 			return err
