@@ -73,6 +73,31 @@ func TestDedupScale(t *testing.T) {
 		}
 	}
 
+	// SimHash alone, at its defaults (3-word shingles, k=11), in the
+	// same bound: the recall the issue asks of it at Jaccard >= 0.9, and
+	// the precision of what it asserts at its 0.8 threshold.
+	c = runChild(t, 2*time.Minute, nil, "dedup", filepath.Join(dir, "docs.jsonl"), "--out", out, "--max-memory", "64MB", "--tmp", dir, "--method", "simhash")
+	if c.code != 0 {
+		t.Fatalf("simhash: exit %d: %s", c.code, c.stderr)
+	}
+	t.Logf("simhash: peak RSS %d MB\n%s", c.maxRSSMB, c.stderr)
+	if c.maxRSSMB > scaleMemoryMB {
+		t.Errorf("simhash: peak RSS %d MB over --max-memory %d MB", c.maxRSSMB, scaleMemoryMB)
+	}
+	if s, err = evaluate.ScoreMarked(dir, out, []float64{0.8, 0.9}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("simhash: recall at Jaccard >= 0.9 %.4f of %d gold pairs", s.Levels[1].Recall, s.Levels[1].GoldPairs)
+	if l := s.Levels[1]; l.Recall < 0.95 {
+		t.Errorf("simhash: recall at Jaccard >= 0.9: %.4f (%d of %d gold pairs), want 0.95", l.Recall, l.Found, l.GoldPairs)
+	}
+	for _, g := range s.Levels[0].Langs {
+		t.Logf("simhash: %s: recall %.4f of %d gold pairs at 0.8, precision %.4f", g.Lang, g.Recall, g.GoldPairs, g.Precision)
+		if g.Lang != "zh" && g.Precision < 0.99 {
+			t.Errorf("simhash: %s: precision %.4f, want 0.99", g.Lang, g.Precision)
+		}
+	}
+
 	// The collection statistics of --method tfidf and --idf are counted
 	// within a bound too (the counts spill), on the first 12,000
 	// documents, whose texts (36 MB) are more than the quarter of the
