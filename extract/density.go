@@ -372,7 +372,9 @@ func classifyDensity(p *Page) {
 	c.keepMainColumn()
 	c.keepColumnFallback()
 	c.dropReviews()
-	c.dropRepeats()
+	if c.page.Type != TypeDocumentation { // see ReasonRepeat
+		c.dropRepeats()
+	}
 	c.dropPlaceholders()
 }
 

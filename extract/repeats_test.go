@@ -56,3 +56,23 @@ func TestRepeatCode(t *testing.T) {
 		t.Errorf("the response object kept %d times, want 3: %q", n, text)
 	}
 }
+
+// TestRepeatReference: on a documentation page a parameter described the
+// same way under two endpoints is kept under each; the same text on an
+// article is a repeat.
+func TestRepeatReference(t *testing.T) {
+	intro := `<p>A charge moves money from a customer's card into your account, and the endpoints below create one, update one and list the charges you made, each with the parameters it takes described under it.</p>`
+	param := `<ul><li><h4>amount</h4><div><p>Amount intended to be collected by this payment, as a positive integer in the smallest unit of the currency, such as cents for dollars.</p></div></li>` +
+		`<li><h4>currency</h4><div><p>The three-letter code of the currency in which the amount is given, in lower case, which must be one that your account supports.</p></div></li></ul>`
+	var endpoints strings.Builder
+	for _, ep := range []string{"Create a charge", "Update a charge"} {
+		fmt.Fprintf(&endpoints, `<section><h2>%s</h2><h3>Parameters</h3>%s</section>`, ep, param)
+	}
+	page := `<html><body><nav><a href="/">Docs</a></nav><main><h1>Charges</h1>` + intro + endpoints.String() + `</main></body></html>`
+	if text := classifyAs(t, page, Options{}, TypeDocumentation, 0.9).Text(); strings.Count(text, "Amount intended") != 2 {
+		t.Errorf("documentation: the parameter kept %d times, want 2: %q", strings.Count(text, "Amount intended"), text)
+	}
+	if text := classifyAs(t, page, Options{}, TypeArticle, 0.9).Text(); strings.Count(text, "Amount intended") != 1 {
+		t.Errorf("article: the parameter kept %d times, want 1: %q", strings.Count(text, "Amount intended"), text)
+	}
+}
