@@ -257,8 +257,47 @@ func (c *classifier) chromeTest() func(*html.Node) bool {
 		case atom.Form:
 			return 2*c.wordsUnder(n) < total
 		}
+		switch landmark(n) {
+		case atom.Nav, atom.Aside, atom.Menu:
+			return true
+		case atom.Header, atom.Footer:
+			return !c.inContentSection(n)
+		}
 		return false
 	})
+}
+
+// landmark is the element that n's ARIA role makes it: role="navigation"
+// a <nav>, "complementary" an <aside>, "menu" and "menubar" a <menu>,
+// "banner" a <header> and "contentinfo" a <footer> (0 for none). Pages
+// built before HTML5's elements, or of divs throughout (a wiki's tool
+// boxes and table of contents), mark their chrome so, and the main column
+// leaves it out as it leaves out the elements (wcxb-dev-even
+// documentation 0.9098 -> 0.9128, collection 0.7030 -> 0.7049, all
+// 0.8640 -> 0.8644; domain half 1: a wiki page 0.839 -> 0.959, another
+// 0.976 -> 0.998, a listing 0.364 -> 0.373; held-out half 2: a collection
+// 0.678 -> 0.767, a service page 0.946 -> 0.958, a listing -0.0002; the
+// other sets unchanged). Read as a boilerplate hint when the page is cut
+// into blocks, as <nav> and <aside> are, the roles cost a held-out
+// listing 0.11 (its cards in a role="navigation" list).
+func landmark(n *html.Node) atom.Atom {
+	role := attr(n, "role")
+	if role == "" {
+		return 0
+	}
+	switch strings.ToLower(strings.TrimSpace(role)) {
+	case "navigation":
+		return atom.Nav
+	case "complementary":
+		return atom.Aside
+	case "menu", "menubar":
+		return atom.Menu
+	case "banner":
+		return atom.Header
+	case "contentinfo":
+		return atom.Footer
+	}
+	return 0
 }
 
 // underAny returns a test of whether a node or one of its ancestor

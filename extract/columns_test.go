@@ -130,3 +130,31 @@ func TestServiceHub(t *testing.T) {
 		t.Errorf("the glossary lost: %q", text)
 	}
 }
+
+// TestColumnLeavesLandmarks: the main column of a page of sections leaves
+// out the chrome that ARIA roles mark on plain divs (a wiki's tool boxes
+// with role="navigation", a footer with role="contentinfo") as it leaves
+// out <nav> and <footer>.
+func TestColumnLeavesLandmarks(t *testing.T) {
+	var sections strings.Builder
+	for _, s := range []string{"Memory settings", "Disk layout", "Query plans"} {
+		fmt.Fprintf(&sections, `<div class="sect"><h2>%s</h2><p>Tune the %s of the server before the load grows.</p><ul><li>Read the guide to %s first.</li></ul></div>`, s, strings.ToLower(s), strings.ToLower(s))
+	}
+	page := `<html><head><title>Performance</title></head><body><div id="wrap"><div id="content"><h1>Performance</h1>` +
+		`<p>This page gathers what the project knows about making the database fast, from the settings of a fresh install to the way one reads a query plan, with links to the longer guides for each part.</p>` +
+		sections.String() + `</div>` +
+		`<div id="column-one"><div role="navigation"><h3>Tools</h3><ul><li><a href="/links">What links here</a></li><li><a href="/changes">Related changes</a></li></ul></div>` +
+		`<div role="navigation"><h3>Pages</h3><ul><li><a href="/">Front page</a></li><li><a href="/random">Any page at all</a></li></ul></div></div>` +
+		`<div role="contentinfo"><p>Content is available under the project licence.</p></div></div></body></html>`
+	text := classifyAs(t, page, Options{}, TypeDocumentation, 0.9).Text()
+	for _, want := range []string{"Disk layout", "reads a query plan"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q lost: %q", want, text)
+		}
+	}
+	for _, chrome := range []string{"What links here", "Any page at all", "project licence"} {
+		if strings.Contains(text, chrome) {
+			t.Errorf("chrome %q kept: %q", chrome, text)
+		}
+	}
+}
