@@ -43,8 +43,10 @@ func TestAuthorLine(t *testing.T) {
 // so does a page whose sections each carry a name of navigation (alike
 // siblings share the weight), or sections after the headline named as
 // headers that hold a paragraph, or whose id is their heading's slug
-// ("share" in "how-to-share-a-photo"); a comment section keeps its name
-// however long it is.
+// ("share" in "how-to-share-a-photo"), or, however short the slug, whose
+// alike siblings have ids too ("s-commentary" between "s-setup" and
+// "s-support"); a comment section keeps its name however long it is, and
+// a comment section named by its heading with one sibling keeps it.
 func TestOverruleNames(t *testing.T) {
 	story := strings.Repeat("<p>The new phone is smaller than last year's, and it costs less, which will please many buyers this spring.</p>", 6)
 	comments := strings.Repeat("<p>I bought one last week, and honestly the battery is far better than I expected from such a small phone.</p>", 12)
@@ -59,6 +61,8 @@ func TestOverruleNames(t *testing.T) {
 		{"section heads named header", `<html><body><header class="site-header"><a href="/">Home</a> <a href="/tech">Tech</a></header><main><h1>The new phone</h1><p>By A. Writer, in Tech.</p>` +
 			story[:len(story)/2] + `<section class="headerWrapper"><h2>Power</h2><p>It lasts two full days of ordinary use, and it charges from empty to full in less than an hour with the cable and the small plug that come in the box with the phone.</p></section>` + story[:len(story)/2] + `</main></body></html>`, true, "two full days"},
 		{"sections anchored by their heading's slug", `<html><body><main><h1>The new phone</h1>` + story[:len(story)/2] + `<section id="how-to-share-a-photo-section"><h2 id="how-to-share-a-photo">How to share a photo</h2><p>Open the photo, press the arrow at the top of the screen, and choose the friend who should see it.</p></section>` + story[:len(story)/2] + `</main></body></html>`, true, "press the arrow"},
+		{"a short slug among anchored sections", `<html><body><main><h1>The new phone</h1>` + story[:len(story)/2] + `<section id="s-setup"><h2>Setup</h2><p>Charge it first.</p></section><section id="s-commentary"><h2>Commentary</h2><p>Reviewers liked the weight, which is lower than that of any phone of its size, and the screen.</p></section><section id="s-support"><h2>Support</h2><p>Ask the shop.</p></section>` + story[:len(story)/2] + `</main></body></html>`, true, "Reviewers liked"},
+		{"a comment section named by its heading, alone", `<html><body><main><h1>The new phone</h1>` + story + `<section id="more"><h2>More</h2><p>Other phones.</p></section><section id="comments"><h2>Comments</h2><p>Reviewers liked the weight, which is lower than that of any phone of its size, and the screen.</p></section></main></body></html>`, false, "Reviewers liked"},
 		{"comments", `<html><body><article><h1>Phone</h1><p>Short news: the phone is out, and it is small.</p></article><div class="comments">` + comments + `</div></body></html>`, false, ""},
 	} {
 		p, err := Extract([]byte(c.page), Options{})
