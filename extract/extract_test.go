@@ -160,3 +160,33 @@ func TestHugePage(t *testing.T) {
 		t.Errorf("only %d bytes of text", n)
 	}
 }
+
+// TestHiddenTabPanels: the panels of tabs that are not open (hidden until
+// their tab is chosen) are the page's text too, while other hidden
+// elements stay out.
+func TestHiddenTabPanels(t *testing.T) {
+	step := func(lang, cmd string) string {
+		return `<p>Install the ` + lang + ` library of the service with the package manager of your language, then check that the version it printed is the one this guide was written for.</p><pre>` + cmd + `</pre>`
+	}
+	page := `<html><head><title>Send your first message</title></head><body><main><h1>Send your first message</h1>` +
+		`<p>This guide sends one message from a small program, in the language you choose below; every step is the same in each.</p>` +
+		`<div role="tablist"><button role="tab">Python</button><button role="tab">Go</button><button role="tab">Ruby</button></div>` +
+		`<div role="tabpanel">` + step("Python", "pip install messages") + `</div>` +
+		`<div role="tabpanel" hidden style="display:none">` + step("Go", "go get example.org/messages") + `</div>` +
+		`<div role="tabpanel" aria-hidden="true">` + step("Ruby", "gem install messages") + `</div>` +
+		`<div hidden><p>A draft paragraph that the editor never published, left in the page with the hidden attribute.</p></div>` +
+		`</main></body></html>`
+	p, err := Extract([]byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := p.Text()
+	for _, want := range []string{"pip install messages", "go get example.org/messages", "gem install messages", "the Go library"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q lost: %q", want, text)
+		}
+	}
+	if strings.Contains(text, "draft paragraph") {
+		t.Errorf("a hidden element kept: %q", text)
+	}
+}
