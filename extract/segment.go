@@ -92,6 +92,17 @@ func tabPanel(n *html.Node) bool {
 	return strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tabpanel")
 }
 
+// InTabPanel reports whether n or an ancestor is a tab panel, whose text
+// the segmenter reads though it is hidden (the layout stage keeps it too).
+func InTabPanel(n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Type == html.ElementNode && tabPanel(n) {
+			return true
+		}
+	}
+	return false
+}
+
 func styleHides(style string) bool {
 	if !strings.Contains(style, "none") && !strings.Contains(style, "hidden") {
 		return false

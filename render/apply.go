@@ -58,7 +58,8 @@ func (l *Layout) Column(p *extract.Page, ids map[*html.Node]int) (x0, x1 float64
 
 // Apply adds the layout's evidence to the page's blocks. A block no
 // earlier stage labelled that the reader cannot see (display:none on it
-// or an ancestor, visibility hidden, no size, off the page) or that is
+// or an ancestor, visibility hidden, no size, off the page; but for a
+// block of a tab panel, which a tab opens) or that is
 // fixed to the window (a fixed or sticky bar or sidebar) becomes
 // boilerplate (render.hidden comes before the template and the density
 // classifier). Every block gets a reason with its position relative to the
@@ -74,6 +75,12 @@ func Apply(p *extract.Page, l *Layout, ids map[*html.Node]int) {
 		}
 		if b.Label == extract.Unknown {
 			if why := l.Hidden(box); why != "" {
+				if extract.InTabPanel(b.Node) {
+					// A closed tab's panel: the segmenter reads it as the
+					// page's text, and so does this stage.
+					b.Vote(Stage, "hidden:"+why+" in a tab panel", 0)
+					continue
+				}
 				b.Label = extract.Boilerplate
 				b.Vote(Stage, "hidden:"+why, -1)
 				continue
