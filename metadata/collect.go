@@ -54,6 +54,7 @@ type collector struct {
 	relTags      []string
 	kept         int // bytes of meta values kept
 	warnings     []string
+	buf          []byte // the texts folded (textBytes), reused
 }
 
 // shown is a date the page shows: a <time> element (its datetime, else
@@ -203,6 +204,7 @@ func (w *collector) finish(doc *html.Node, host string) *collector {
 		c.host = d // a title names the site, not the host: "GAME CHANGER | Newegg.com"
 	}
 	c.warnings = c.warnings[:len(c.warnings):len(c.warnings)] // appends copy
+	c.buf = nil                                               // the walk's own
 	c.ld = parseLD(c.ldTexts, &c.warnings)
 	c.site = c.siteName()
 	c.site.val = clip(c.site.val)
@@ -294,7 +296,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		}
 	case atom.Title:
 		if c.titleTag == "" {
-			c.titleTag = text(n)
+			c.titleTag = c.textOf(n)
 		}
 		return false
 	case atom.Meta:
@@ -303,11 +305,11 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 			content = attr(n, "value")
 		}
 		for _, k := range []string{"name", "property", "http-equiv"} {
-			for _, key := range strings.Fields(attr(n, k)) {
+			for key := range strings.FieldsSeq(attr(n, k)) {
 				c.add(c.metas, key, content)
 			}
 		}
-		for _, key := range strings.Fields(attr(n, "itemprop")) {
+		for key := range strings.FieldsSeq(attr(n, "itemprop")) {
 			c.add(c.micro, key, content)
 		}
 		return false
@@ -329,7 +331,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		return false
 	case atom.Script:
 		if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") {
-			if t := text(n); t != "" {
+			if t := c.textOf(n); t != "" {
 				c.ldTexts = append(c.ldTexts, t)
 			}
 		}
@@ -338,9 +340,10 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		return false
 	case atom.H1:
 		if len(c.heads) < maxHeads && !inComments {
-			f := folder{max: maxTotal, runOn: true}
+			f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
 			f.walk(n)
-			if t := strings.TrimSpace(strings.TrimRight(f.sb.String(), "¶")); t != "" {
+			c.buf = f.b
+			if t := strings.TrimSpace(strings.TrimRight(string(f.b), "¶")); t != "" {
 				// Documentation generators end a heading with its
 				// permalink, a pilcrow (Sphinx, MkDocs).
 				c.heads = append(c.heads, &heading{text: t, pos: c.pos})
@@ -357,13 +360,13 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 			}
 			if dt := strings.TrimSpace(attr(n, "datetime")); dt != "" {
 				c.shown = append(c.shown, shown{text: dt, value: true, hint: h, pos: c.pos})
-			} else if t := text(n); t != "" {
+			} else if t := c.textOf(n); t != "" {
 				c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
 			}
 		}
 	case atom.A:
 		if rel := attr(n, "rel"); rel != "" && hasWord(strings.ToLower(rel), "tag") && len(c.relTags) < maxValues {
-			if t := text(n); t != "" && len(t) < maxLine {
+			if t := c.textOf(n); t != "" && len(t) < maxLine {
 				c.relTags = append(c.relTags, t)
 			}
 		}
@@ -372,7 +375,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		c.microdata(n, k.itemprop)
 	}
 	if k.property != "" && n.DataAtom != atom.Meta {
-		c.add(c.micro, k.property, itemValue(n, c.room())) // RDFa
+		c.add(c.micro, k.property, c.itemValue(n, c.room())) // RDFa
 	}
 	if !inComments {
 		c.lines(n, k)
@@ -384,19 +387,19 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 // item scope is recorded by its name.
 func (c *collector) microdata(n *html.Node, props string) {
 	_, scoped := attrOK(n, "itemscope")
-	for _, p := range strings.Fields(props) {
+	for p := range strings.FieldsSeq(props) {
 		var v string
 		if !scoped {
-			v = itemValue(n, c.room())
+			v = c.itemValue(n, c.room())
 		} else {
 			for d := range n.Descendants() {
 				if d.Type == html.ElementNode && strings.EqualFold(attr(d, "itemprop"), "name") {
-					v = itemValue(d, c.room())
+					v = c.itemValue(d, c.room())
 					break
 				}
 			}
 			if v == "" && strings.EqualFold(p, "author") {
-				v = textUpTo(n, c.room())
+				v = c.textUpTo(n, c.room())
 			}
 		}
 		c.add(c.micro, p, v)
@@ -421,13 +424,13 @@ func (c *collector) lines(n *html.Node, k kinds) {
 		c.byLine(n)
 		return
 	}
-	t := shortText(n, maxLine)
+	t := c.shortText(n, maxLine)
 	if t == "" {
 		return
 	}
 	if author && len(c.bylines) < maxKept && !containsAny(h, "author-bio", "authorbio", "about-author", "author-desc") &&
 		n.DataAtom != atom.Button && n.DataAtom != atom.Form && n.DataAtom != atom.Input && n.DataAtom != atom.Select {
-		c.bylines = append(c.bylines, nameIn(n, t))
+		c.bylines = append(c.bylines, c.nameIn(n, t))
 	}
 	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
 		c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
@@ -438,12 +441,12 @@ func (c *collector) lines(n *html.Node, k kinds) {
 // descendant whose class says name ("author-name", "author__name"), else
 // of its first child element when it has several (the name, then a role
 // or a date: "Liza Burke" "Marketing Director"), else t.
-func nameIn(n *html.Node, t string) string {
+func (c *collector) nameIn(n *html.Node, t string) string {
 	for d := range n.Descendants() {
 		if d != n && d.Type == html.ElementNode {
 			for _, a := range d.Attr {
 				if (a.Key == "class" || a.Key == "itemprop") && strings.Contains(strings.ToLower(a.Val), "name") {
-					if v := shortText(d, maxLine); v != "" {
+					if v := c.shortText(d, maxLine); v != "" {
 						return v
 					}
 				}
@@ -454,7 +457,7 @@ func nameIn(n *html.Node, t string) string {
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		switch ch.Type {
 		case html.ElementNode:
-			if v := shortText(ch, maxLine); v != "" {
+			if v := c.shortText(ch, maxLine); v != "" {
 				kids = append(kids, v)
 			}
 		case html.TextNode:
@@ -487,7 +490,7 @@ func (c *collector) dateLabel(t string) {
 			}
 		}
 	}
-	if len(t) > maxDateLine || !strings.ContainsRune(t, ':') && !publishedOn(t) {
+	if len(t) > maxDateLine || !labelFirsts[t[0]] || !strings.ContainsRune(t, ':') && !publishedOn(t) {
 		return
 	}
 	for _, l := range dateLabels {
@@ -507,6 +510,22 @@ func (c *collector) dateLabel(t string) {
 // 4 May 2020", "Mise en ligne 23 mai 2019".
 var publishedOnLabels = []string{"mise en ligne", "published on", "posted on", "veröffentlicht am", "erschienen am",
 	"publié le", "pubblicato il", "publicado el", "publicado em", "опубликовано"}
+
+// labelFirsts has the first bytes a text opening with one of dateLabels
+// or publishedOnLabels may have, in any case (cutPrefixFold): a cheap
+// test that passes over most texts.
+var labelFirsts = func() (t [256]bool) {
+	for _, l := range append(dateLabels[:len(dateLabels):len(dateLabels)], publishedOnLabels...) {
+		r, _ := utf8.DecodeRuneInString(l)
+		for f := r; ; {
+			t[utf8.AppendRune(nil, f)[0]] = true
+			if f = unicode.SimpleFold(f); f == r {
+				break
+			}
+		}
+	}
+	return t
+}()
 
 // publishedOn says whether t opens with one of publishedOnLabels.
 func publishedOn(t string) bool {
@@ -536,11 +555,11 @@ func (c *collector) byLine(n *html.Node) {
 	if len(c.prefixed) >= maxKept || !inlineOnly(n) || !opensWithWord(n) {
 		return
 	}
-	t := shortText(n, 100)
-	if t == "" || !byPrefix.MatchString(t) {
+	b := c.textBytes(n, 100) // element passes no script here
+	if len(b) == 0 || len(b) > 100 || !byPrefix.Match(b) {
 		return
 	}
-	c.prefixed = append(c.prefixed, t)
+	c.prefixed = append(c.prefixed, string(b))
 }
 
 // Words in a class or id that mark an author line and a date line, and
@@ -700,7 +719,7 @@ func opensWithWord(n *html.Node) bool {
 		}
 		var t string
 		if d.Type == html.TextNode {
-			t = strings.TrimSpace(d.Data)
+			t = trimLeftSpace(d.Data) // only its first word is read
 		}
 		if t == "" {
 			for d != nil && d.NextSibling == nil && d != n {
@@ -726,6 +745,20 @@ func opensWithWord(n *html.Node) bool {
 		return byWords[string(appendLower(buf[:0], t[:end]))]
 	}
 	return false
+}
+
+// trimLeftSpace is s without the white space strings.TrimSpace cuts at
+// its start.
+func trimLeftSpace(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+		case c != ' ' && (c < '\t' || c > '\r'):
+			return s[i:]
+		}
+	}
+	return ""
 }
 
 // inlineOnly says whether every child element of n is inline.
@@ -757,7 +790,7 @@ func (c *collector) room() int { return maxTotal - c.kept }
 // itemValue is the value of a microdata property element; a text
 // longer than limit bytes is cut after limit bytes or a little more (see
 // textUpTo).
-func itemValue(n *html.Node, limit int) string {
+func (c *collector) itemValue(n *html.Node, limit int) string {
 	switch n.DataAtom {
 	case atom.Meta:
 		return attr(n, "content")
@@ -777,7 +810,7 @@ func itemValue(n *html.Node, limit int) string {
 	if v, ok := attrOK(n, "content"); ok {
 		return v
 	}
-	return textUpTo(n, limit)
+	return c.textUpTo(n, limit)
 }
 
 // hint is an element's class, id, rel and itemprop, lower-cased ("" for
@@ -837,23 +870,29 @@ func attrOK(n *html.Node, key string) (string, bool) {
 
 // text is the white-space-folded text below n, scripts, styles and buttons
 // left out (a heading's "Copy item path" button is no part of it).
-func text(n *html.Node) string { return textUpTo(n, maxTotal) }
+func (c *collector) textOf(n *html.Node) string { return c.textUpTo(n, maxTotal) }
 
 // shortText is the text below n when, white space folded, it is at most
 // limit bytes long; "" otherwise. It stops reading a long text early: it
 // runs on every element whose class says author or date, containers of
 // a whole article among them.
-func shortText(n *html.Node, limit int) string {
-	t := textUpTo(n, limit)
-	if len(t) > limit {
+func (c *collector) shortText(n *html.Node, limit int) string {
+	if n.DataAtom == atom.Script {
+		if t := c.textUpTo(n, limit); len(t) <= limit {
+			return t
+		}
 		return ""
 	}
-	return t
+	b := c.textBytes(n, limit)
+	if len(b) > limit {
+		return ""
+	}
+	return string(b)
 }
 
 // textUpTo is text that stops reading once it has more than max bytes
 // (white space folded): it is then a prefix of text longer than max.
-func textUpTo(n *html.Node, max int) string {
+func (c *collector) textUpTo(n *html.Node, max int) string {
 	if n.DataAtom == atom.Script {
 		if ch := n.FirstChild; ch != nil && ch.NextSibling == nil && ch.Type == html.TextNode {
 			return strings.TrimSpace(ch.Data) // the usual script, one text: no copy
@@ -866,7 +905,13 @@ func textUpTo(n *html.Node, max int) string {
 		}
 		return strings.TrimSpace(sb.String())
 	}
-	f := folder{max: max}
+	return string(c.textBytes(n, max))
+}
+
+// textBytes is textUpTo's text of an element other than a script, in
+// the collector's buffer: valid until the buffer's next use.
+func (c *collector) textBytes(n *html.Node, max int) []byte {
+	f := folder{b: c.buf[:0], max: max}
 	if n.DataAtom == atom.Title {
 		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 			if ch.Type == html.TextNode {
@@ -876,14 +921,15 @@ func textUpTo(n *html.Node, max int) string {
 	} else {
 		f.walk(n)
 	}
-	return f.sb.String()
+	c.buf = f.b
+	return f.b
 }
 
 // folder builds the text of a subtree with each run of white space
 // folded to one space and none at either end, as
 // strings.Join(strings.Fields(text), " ") would, without the copies.
 type folder struct {
-	sb    strings.Builder
+	b     []byte
 	space bool // white space stands between the text written and the next
 	max   int
 	// runOn joins the texts of inline elements as a browser shows them
@@ -913,7 +959,7 @@ func (f *folder) walk(n *html.Node) bool {
 			}
 			f.space = f.space || apart
 		}
-		if f.sb.Len() > f.max {
+		if len(f.b) > f.max {
 			return false
 		}
 	}
@@ -968,11 +1014,11 @@ func (f *folder) write(s string) {
 
 // run writes a run of characters other than white space.
 func (f *folder) run(s string) {
-	if f.space && f.sb.Len() > 0 {
-		f.sb.WriteByte(' ')
+	if f.space && len(f.b) > 0 {
+		f.b = append(f.b, ' ')
 	}
 	f.space = false
-	f.sb.WriteString(s)
+	f.b = append(f.b, s...)
 }
 
 // isSpace is unicode.IsSpace, quick for ASCII.
@@ -984,7 +1030,7 @@ func isSpace(r rune) bool {
 }
 
 func hasWord(s, w string) bool {
-	for _, f := range strings.Fields(s) {
+	for f := range strings.FieldsSeq(s) {
 		if f == w {
 			return true
 		}

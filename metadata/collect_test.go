@@ -38,13 +38,14 @@ func TestTextUpToFolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	div := doc.LastChild.LastChild.FirstChild
-	if got, want := text(div), "One two three four five"; got != want {
+	var c collector
+	if got, want := c.textOf(div), "One two three four five"; got != want {
 		t.Errorf("text = %q, want %q", got, want)
 	}
-	if got := shortText(div, 10); got != "" {
+	if got := c.shortText(div, 10); got != "" {
 		t.Errorf("shortText(10) = %q, want none", got)
 	}
-	if got := textUpTo(div, 5); !strings.HasPrefix("One two three four five", got) || len(got) <= 5 {
+	if got := c.textUpTo(div, 5); !strings.HasPrefix("One two three four five", got) || len(got) <= 5 {
 		t.Errorf("textUpTo(5) = %q, want a prefix longer than 5", got)
 	}
 }
