@@ -54,7 +54,9 @@ type collector struct {
 	relTags      []string
 	kept         int // bytes of meta values kept
 	warnings     []string
-	buf          []byte // the texts folded (textBytes), reused
+	buf          []byte     // the texts folded (textBytes), reused
+	byText       *html.Node // the text opensWithWord read last
+	byOK         bool       // whether it opens with a by-word
 }
 
 // shown is a date the page shows: a <time> element (its datetime, else
@@ -189,7 +191,7 @@ const nearBefore = 120
 
 // newCollector is a collector that has walked nothing yet.
 func newCollector() collector {
-	return collector{metas: map[string][]string{}, micro: map[string][]string{}}
+	return collector{metas: make(map[string][]string, 32), micro: map[string][]string{}}
 }
 
 // finish completes, on a copy, what the walk of doc found; host is the
@@ -552,7 +554,7 @@ func cutPrefixFold(s, prefix string) (rest string, ok bool) {
 // Lee", "Von Hans Meier". Only elements whose children are all inline
 // are read, so that a line is read once.
 func (c *collector) byLine(n *html.Node) {
-	if len(c.prefixed) >= maxKept || !inlineOnly(n) || !opensWithWord(n) {
+	if len(c.prefixed) >= maxKept || !inlineOnly(n) || !c.opensWithWord(n) {
 		return
 	}
 	b := c.textBytes(n, 100) // element passes no script here
@@ -709,13 +711,17 @@ func appendLower(buf []byte, s string) []byte {
 }
 
 // opensWithWord says whether n's text begins with one of byWords: a
-// cheap test before its text is built.
-func opensWithWord(n *html.Node) bool {
+// cheap test before its text is built. The answer for the text found is
+// kept: the elements around a text that open with it ask again.
+func (c *collector) opensWithWord(n *html.Node) bool {
 	d := n.FirstChild
 	for d != nil {
 		if d.Type == html.ElementNode && d.FirstChild != nil {
 			d = d.FirstChild
 			continue
+		}
+		if d == c.byText {
+			return c.byOK
 		}
 		var t string
 		if d.Type == html.TextNode {
@@ -731,20 +737,49 @@ func opensWithWord(n *html.Node) bool {
 			d = d.NextSibling
 			continue
 		}
-		if !byFirsts[lowerByte(t[0])] {
-			return false
-		}
-		end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
-		if end < 0 {
-			end = len(t)
-		}
-		if end > maxByWord {
-			return false
-		}
-		var buf [maxByWord]byte
-		return byWords[string(appendLower(buf[:0], t[:end]))]
+		c.byText, c.byOK = d, startsByWord(t)
+		return c.byOK
 	}
 	return false
+}
+
+// startsByWord says whether t (not "") opens with one of byWords.
+func startsByWord(t string) bool {
+	if !byFirsts[lowerByte(t[0])] {
+		return false
+	}
+	var buf [maxByWord]byte
+	n := 0
+	for i := 0; i < len(t); i++ {
+		b := t[i]
+		if b >= utf8.RuneSelf {
+			return startsByWordRunes(t)
+		}
+		l := b | 0x20 // lower case for a letter; no letter that is none
+		if l < 'a' || l > 'z' {
+			break
+		}
+		if n == maxByWord {
+			return false
+		}
+		buf[n] = l
+		n++
+	}
+	return byWords[string(buf[:n])]
+}
+
+// startsByWordRunes is startsByWord for a text whose first word may
+// have other letters than ASCII ones.
+func startsByWordRunes(t string) bool {
+	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(t)
+	}
+	if end > maxByWord {
+		return false
+	}
+	var buf [maxByWord]byte
+	return byWords[string(appendLower(buf[:0], t[:end]))]
 }
 
 // trimLeftSpace is s without the white space strings.TrimSpace cuts at
