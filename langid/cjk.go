@@ -26,6 +26,10 @@ const (
 	scriptSample = 2 << 10
 )
 
+// firstCJK is the first code point of unicode.Han, Hiragana, Katakana
+// and Hangul (U+1100, a Hangul Jamo): a rune below it is none of them.
+const firstCJK = 0x1100
+
 // byScript decides text that is mostly ideographs, kana or Hangul: ok is
 // false for other text. Korean is the text whose Hangul outnumbers its
 // ideographs and kana; Japanese the rest with kana at japaneseKana or
@@ -40,6 +44,17 @@ func (id *Identifier) byScript(text string) (lang string, confidence float64, ok
 		}
 		if r < utf8.RuneSelf { // ASCII: no CJK, and the letters are a-z, A-Z
 			if 'a' <= r|0x20 && r|0x20 <= 'z' {
+				if !inWord {
+					other++
+				}
+				inWord = true
+				continue
+			}
+			inWord = false
+			continue
+		}
+		if r < firstCJK { // no CJK either: a letter or not, one table
+			if unicode.IsLetter(r) {
 				if !inWord {
 					other++
 				}

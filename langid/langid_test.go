@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
 )
@@ -280,5 +281,18 @@ func TestCandidates(t *testing.T) {
 	}
 	if l, conf := id.IdentifyDeclared(de, "en"); l != "de" || conf < 0.7 {
 		t.Errorf("IdentifyDeclared = %s %.2f, want de, sure enough to override the declaration", l, conf)
+	}
+}
+
+// TestTableStarts: firstCJK and firstMark are where their tables start,
+// so the tests they shortcut give the same below them.
+func TestTableStarts(t *testing.T) {
+	for _, tab := range []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul} {
+		if lo := rune(tab.R16[0].Lo); lo < firstCJK {
+			t.Errorf("a CJK table starts at %#x, below firstCJK", lo)
+		}
+	}
+	if lo := rune(unicode.Mn.R16[0].Lo); lo < firstMark {
+		t.Errorf("unicode.Mn starts at %#x, below firstMark", lo)
 	}
 }

@@ -178,7 +178,7 @@ func wordsOf(s string) func(yield func(string) bool) {
 	return func(yield func(string) bool) {
 		start := -1
 		for i, r := range s {
-			letter := unicode.IsLetter(r) || unicode.Is(unicode.Mn, r)
+			letter := unicode.IsLetter(r) || r >= firstMark && unicode.Is(unicode.Mn, r)
 			switch {
 			case letter && start < 0:
 				start = i
@@ -195,9 +195,20 @@ func wordsOf(s string) func(yield func(string) bool) {
 	}
 }
 
+// firstMark is the first code point of unicode.Mn (U+0300, the
+// combining grave accent): a rune below it is no mark.
+const firstMark = 0x300
+
 // lowerInto appends w lower-cased to buf.
 func lowerInto(buf []byte, w string) []byte {
 	for _, r := range w {
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			buf = append(buf, byte(r))
+			continue
+		}
 		buf = utf8.AppendRune(buf, unicode.ToLower(r))
 	}
 	return buf

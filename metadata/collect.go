@@ -581,13 +581,17 @@ var hintWords = func() (t [256][]hintWord) {
 	return t
 }()
 
-// hintSeconds has, for each first letter of hintWords, bit b&31 set for
-// each second byte b of a word with that letter: a cheap test that
-// passes over most places of a value.
+// hintSeconds has, for each first letter of hintWords in either case,
+// bit b&31 set for each second byte b of a word with that letter (a
+// capital has the bits b&31 of its small letter): a cheap test that
+// passes over most places of a value, without lower-casing them.
 var hintSeconds = func() (t [256]uint32) {
 	for f, ws := range hintWords {
 		for _, w := range ws {
 			t[f] |= 1 << (w.word[1] & 31)
+		}
+		if 'a' <= f && f <= 'z' {
+			t[f-'a'+'A'] = t[f]
 		}
 	}
 	return t
@@ -635,11 +639,10 @@ func readKinds(n *html.Node) kinds {
 func valueKinds(v string) int {
 	found := 0
 	for i := 0; i+1 < len(v); i++ {
-		f := lowerByte(v[i])
-		if hintSeconds[f]>>(lowerByte(v[i+1])&31)&1 == 0 {
+		if hintSeconds[v[i]]>>(v[i+1]&31)&1 == 0 {
 			continue
 		}
-		for _, w := range hintWords[f] {
+		for _, w := range hintWords[lowerByte(v[i])] {
 			if found&w.kind == 0 && hasPrefixFold(v[i:], w.word) && !(w.kind == hintComments && statePrefix(v[:i])) {
 				found |= w.kind
 			}

@@ -28,8 +28,15 @@ type date struct {
 	near       bool // shown just below the headline
 }
 
-func (d date) ok() bool    { return d.y != 0 }
-func (d date) day() string { return fmt.Sprintf("%04d-%02d-%02d", d.y, d.m, d.d) }
+func (d date) ok() bool { return d.y != 0 }
+func (d date) day() string {
+	if d.y < 0 || d.y > 9999 || d.m < 0 || d.m > 99 || d.d < 0 || d.d > 99 {
+		return fmt.Sprintf("%04d-%02d-%02d", d.y, d.m, d.d)
+	}
+	b := [10]byte{byte('0' + d.y/1000), byte('0' + d.y/100%10), byte('0' + d.y/10%10), byte('0' + d.y%10), '-',
+		byte('0' + d.m/10), byte('0' + d.m%10), '-', byte('0' + d.d/10), byte('0' + d.d%10)} // as Sprintf writes it, without its cost
+	return string(b[:])
+}
 func (d date) before(e date) bool {
 	return d.y < e.y || d.y == e.y && (d.m < e.m || d.m == e.m && d.d < e.d)
 }
