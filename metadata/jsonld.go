@@ -140,9 +140,6 @@ func wrapped(t string) bool {
 // decodeAll decodes the values one after another; it returns those read
 // before an error.
 func decodeAll(t string) ([]any, error) {
-	if v, ok := quickJSON(t); ok {
-		return []any{v}, nil
-	}
 	var one any
 	if json.Unmarshal([]byte(t), &one) == nil { // the usual script: one value, read without a decoder's buffering
 		return []any{one}, nil
