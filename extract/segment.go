@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/winnow-go/winnow/internal/ascii"
 )
 
 // skipped elements never hold content.
@@ -69,7 +71,7 @@ func hidden(n *html.Node) bool {
 				return true
 			}
 		case "style":
-			if styleHides(a.Val) {
+			if ascii.StyleHides(a.Val) {
 				return true
 			}
 		}
@@ -101,15 +103,6 @@ func InTabPanel(n *html.Node) bool {
 		}
 	}
 	return false
-}
-
-func styleHides(style string) bool {
-	if !strings.Contains(style, "none") && !strings.Contains(style, "hidden") {
-		return false
-	}
-	s := strings.ToLower(style)
-	s = strings.ReplaceAll(s, " ", "")
-	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
 }
 
 func hasAttr(n *html.Node, key string) bool {

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/winnow-go/winnow/internal/ascii"
 )
 
 // WarnUnhidden is the warning of a page whose text was all inside
@@ -85,7 +87,7 @@ func unhide(n *html.Node) {
 		case "hidden", "aria-hidden":
 			continue
 		case "style":
-			if styleHides(a.Val) {
+			if ascii.StyleHides(a.Val) {
 				a.Val = "" // its other declarations say nothing to the segmenter
 			}
 		}

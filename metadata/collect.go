@@ -9,6 +9,8 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/publicsuffix"
+
+	"github.com/winnow-go/winnow/internal/ascii"
 )
 
 // Bounds of what the walk keeps: a page is read in one pass, and these
@@ -1015,11 +1017,8 @@ func unshown(n *html.Node) bool {
 		case "hidden":
 			return true
 		case "style":
-			if strings.Contains(a.Val, "none") || strings.Contains(a.Val, "hidden") {
-				s := strings.ReplaceAll(strings.ToLower(a.Val), " ", "")
-				if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
-					return true
-				}
+			if ascii.StyleHides(a.Val) {
+				return true
 			}
 		}
 	}

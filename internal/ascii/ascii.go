@@ -2,7 +2,10 @@
 // attribute names are ASCII whatever the page's charset.
 package ascii
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // IndexFold is bytes.Index for an ASCII lower-case needle, ignoring ASCII
 // case in s. It jumps between occurrences of the needle's first byte,
@@ -62,4 +65,16 @@ func equalFold(b []byte, lower string) bool {
 		}
 	}
 	return true
+}
+
+// StyleHides reports whether an inline style attribute's value hides its
+// element: display:none or visibility:hidden, with any spaces and the
+// property in any case (the value in lower case, as pages write it: a
+// style without "none" or "hidden" is ruled out before any copy).
+func StyleHides(style string) bool {
+	if !strings.Contains(style, "none") && !strings.Contains(style, "hidden") {
+		return false
+	}
+	s := strings.ReplaceAll(strings.ToLower(style), " ", "")
+	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
 }

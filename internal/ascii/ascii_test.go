@@ -44,3 +44,20 @@ func TestIndexFoldAgrees(t *testing.T) {
 		}
 	}
 }
+
+func TestStyleHides(t *testing.T) {
+	for style, want := range map[string]bool{
+		"display:none":                  true,
+		"color: red; display: none":     true,
+		"Visibility : hidden":           true,
+		"DISPLAY:none":                  true,
+		"display:block":                 false,
+		"overflow:hidden":               false,
+		"border:none; visibility:shown": false,
+		"":                              false,
+	} {
+		if got := StyleHides(style); got != want {
+			t.Errorf("StyleHides(%q) = %v, want %v", style, got, want)
+		}
+	}
+}
