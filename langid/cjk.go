@@ -42,26 +42,12 @@ func (id *Identifier) byScript(text string) (lang string, confidence float64, ok
 		if i >= scriptSample {
 			break
 		}
-		if r < utf8.RuneSelf { // ASCII: no CJK, and the letters are a-z, A-Z
-			if 'a' <= r|0x20 && r|0x20 <= 'z' {
-				if !inWord {
-					other++
-				}
-				inWord = true
-				continue
+		if r < firstCJK { // no CJK: ASCII letters by their bits, others by one table
+			letter := r < utf8.RuneSelf && 'a' <= r|0x20 && r|0x20 <= 'z' || r >= utf8.RuneSelf && unicode.IsLetter(r)
+			if letter && !inWord {
+				other++
 			}
-			inWord = false
-			continue
-		}
-		if r < firstCJK { // no CJK either: a letter or not, one table
-			if unicode.IsLetter(r) {
-				if !inWord {
-					other++
-				}
-				inWord = true
-				continue
-			}
-			inWord = false
+			inWord = letter
 			continue
 		}
 		switch {
