@@ -357,8 +357,7 @@ func commentName(rule string) bool {
 type classifier struct {
 	page      *Page
 	w         []float64              // block weights
-	weight    map[*html.Node]float64 // subtree sums of block weights
-	pos       map[*html.Node]float64 // subtree sums of positive block weights
+	sums      map[*html.Node]subtree // per element, its subtree's sums of block weights
 	span      map[*html.Node][2]int  // first and last block index in the subtree
 	named     []*html.Node           // elements named as the article body (articleBodyName)
 	weakTitle bool                   // the title block matched the page title only loosely
@@ -478,6 +477,10 @@ func (c *classifier) bridgeTitle(titleIdx int) {
 	}
 }
 
+// subtree is what an element's subtree sums: its blocks' weights, and
+// their positive weights alone.
+type subtree struct{ weight, pos float64 }
+
 func newClassifier(p *Page) *classifier {
 	c := &classifier{page: p, w: make([]float64, len(p.Blocks)), span: make(map[*html.Node][2]int, len(p.Blocks))}
 	for i, b := range p.Blocks {
@@ -499,7 +502,7 @@ func newClassifier(p *Page) *classifier {
 	}
 	// The weights go to the same elements as the spans: sized at once,
 	// the maps are not grown (and copied) entry by entry.
-	c.weight, c.pos = make(map[*html.Node]float64, len(c.span)), make(map[*html.Node]float64, len(c.span))
+	c.sums = make(map[*html.Node]subtree, len(c.span))
 	c.discountTeasers()
 	c.discountReviews()
 	for i, b := range p.Blocks {
@@ -508,10 +511,12 @@ func newClassifier(p *Page) *classifier {
 			w *= negativeShare
 		}
 		for n := b.Node; n != nil; n = n.Parent {
-			c.weight[n] += w
+			t := c.sums[n]
+			t.weight += w
 			if w > 0 {
-				c.pos[n] += w
+				t.pos += w
 			}
+			c.sums[n] = t
 		}
 	}
 	return c
@@ -928,7 +933,7 @@ func (c *classifier) region() *html.Node {
 				break
 			}
 			seen[n] = true
-			s := c.weight[n]
+			s := c.sums[n].weight
 			if s > bestScore+1e-9 || (math.Abs(s-bestScore) <= 1e-9 && best != nil && isAncestor(best, n)) {
 				best, bestScore = n, s
 			}
@@ -953,7 +958,7 @@ func (c *classifier) region() *html.Node {
 	for {
 		var next *html.Node
 		for ch := best.FirstChild; ch != nil; ch = ch.NextSibling {
-			if ch.Type == html.ElementNode && c.weight[ch] >= 0.9*bestScore && bestScore > 0 {
+			if ch.Type == html.ElementNode && c.sums[ch].weight >= 0.9*bestScore && bestScore > 0 {
 				next = ch
 			}
 		}
@@ -982,7 +987,7 @@ func (c *classifier) ownArticle(region *html.Node, titleIdx int) *html.Node {
 			own = n
 		}
 	}
-	if own == nil || c.pos[own] < 0.2*c.pos[region] {
+	if own == nil || c.sums[own].pos < 0.2*c.sums[region].pos {
 		return region
 	}
 	sp := c.span[region]
@@ -1022,11 +1027,11 @@ func (c *classifier) regionSet(region *html.Node) func(*html.Node) bool {
 		return func(*html.Node) bool { return true }
 	}
 	roots := []*html.Node{region}
-	top := c.weight[region]
+	top := c.sums[region].weight
 	if c.page.names[region].body {
 		// Sites that cut the article into chunks name every chunk alike.
 		for _, n := range c.named {
-			if n != region && c.weight[n] > 0 && !isAncestor(region, n) && !isAncestor(n, region) {
+			if n != region && c.sums[n].weight > 0 && !isAncestor(region, n) && !isAncestor(n, region) {
 				roots = append(roots, n)
 			}
 		}
@@ -1039,7 +1044,7 @@ func (c *classifier) regionSet(region *html.Node) func(*html.Node) bool {
 			if c.page.names[s].hint < 0 || semanticHint(s.DataAtom) < 0 {
 				continue
 			}
-			if w := c.weight[s]; w > 0.2*top && w > 10 {
+			if w := c.sums[s].weight; w > 0.2*top && w > 10 {
 				roots = append(roots, s)
 			}
 		}

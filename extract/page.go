@@ -89,15 +89,16 @@ type Block struct {
 	// region.
 	Aside bool `json:"-"`
 
-	// Features filled by segmentation and used by the density classifier.
-	hint     int // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like
-	hintRule string
+	// Features filled by segmentation and used by the density classifier
+	// (the flags beside Firm and Aside: a block is 160 bytes, not 176).
 	inLink   bool // the whole block is one link
-	cjk      int  // CJK characters in Text
-	punct    int  // sentence punctuation in Text
 	teaser   bool // text of a unit headed by a link to another page
 	trailed  bool // a teaser only by a short link after its text (a call to action: "Book a consultation")
-	order    int  // position among blocks
+	hint     int  // class/id hints of the ancestors: >0 content-like, <0 boilerplate-like
+	hintRule string
+	cjk      int // CJK characters in Text
+	punct    int // sentence punctuation in Text
+	order    int // position among blocks
 }
 
 // Page is one parsed page with its blocks in document order.

@@ -142,6 +142,8 @@ type segmenter struct {
 	listN   int  // depth of lists
 	names   map[*html.Node]nameInfo
 	sigBuf  []byte
+	pathBuf []byte
+	paths   map[string]string      // the blocks' paths, each once
 	judged  map[string]nameVerdict // the page's names judged once the shared memo (verdicts) is full
 	visit   *visit                 // a Visitor following the walk (nil for none)
 }
@@ -232,7 +234,7 @@ func segment(doc *html.Node) ([]*Block, map[*html.Node]nameInfo) {
 
 // segmentVisit is segment with v (nil for none) following the walk.
 func segmentVisit(doc *html.Node, v Visitor) ([]*Block, map[*html.Node]nameInfo) {
-	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), builder: widgetBuilt(doc), visit: newVisit(v)}
+	s := &segmenter{space: true, names: make(map[*html.Node]nameInfo), paths: make(map[string]string), builder: widgetBuilt(doc), visit: newVisit(v)}
 	s.walk(doc)
 	s.flush()
 	for i, b := range s.blocks {
@@ -423,7 +425,20 @@ func (s *segmenter) flush() {
 	if kind == ListItem {
 		level = s.listN
 	}
-	path := strings.Join(s.path, "/")
+	// The blocks of a page share few paths (every item of a list has
+	// its list's): one string each.
+	s.pathBuf = s.pathBuf[:0]
+	for i, e := range s.path {
+		if i > 0 {
+			s.pathBuf = append(s.pathBuf, '/')
+		}
+		s.pathBuf = append(s.pathBuf, e...)
+	}
+	path, ok := s.paths[string(s.pathBuf)]
+	if !ok {
+		path = string(s.pathBuf)
+		s.paths[path] = path
+	}
 	b := &Block{
 		Node:      s.owner,
 		Kind:      kind,
