@@ -166,7 +166,11 @@ func (c *clusterer) simhashCandidates() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	if need := layout.IndexBytes(s.n) + 11*int64(s.n); need > c.budget { // and a flag a fingerprint while they are searched
+	// About 10 bytes a document beside the tables (fpDocs and fpOf, 4
+	// each; fpStart and the candidate marks), and one more while the
+	// fingerprints are searched (a flag each).
+	held := layout.IndexBytes(s.n) + 10*int64(s.n)
+	if need := held + int64(s.n); need > c.budget {
 		return fmt.Errorf("%w: SimHash tables for %d documents need %d MB", ErrMemory, s.n, need>>20)
 	}
 	// The documents with a fingerprint by fingerprint, then by id; each
@@ -222,7 +226,7 @@ func (c *clusterer) simhashCandidates() error {
 		c.examined += e
 	}
 	c.cands = fromMarks(marks, s.n)
-	c.held = layout.IndexBytes(s.n) + 10*int64(s.n) + int64(len(c.cands))*4
+	c.held = held + int64(len(c.cands))*4
 	return nil
 }
 
