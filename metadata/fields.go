@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/winnow-go/winnow/internal/textseg"
 )
@@ -389,13 +390,20 @@ func (c *collector) authors() listed {
 	var lines []string
 	for _, b := range c.bylines {
 		for _, n := range personNames(cleanAuthors([]string{b})) {
-			if len(words(n)) >= 2 { // a class alone is weak evidence: a one-word line is a label or a button
+			// A class alone is weak evidence: a one-word line is a label
+			// or a button, unless a byline's label names it.
+			if len(words(n)) >= 2 || isCJKName(n) && cjkLabelled(b) {
 				lines = append(lines, n)
 			}
 		}
 	}
 	if l := firstOfMany(lines); len(l) > 0 {
 		return listed{l[:1], SourceByline}
+	}
+	for _, b := range c.datedBy {
+		if l := personNames(cleanAuthors([]string{b})); len(l) > 0 {
+			return listed{l, SourceByline}
+		}
 	}
 	// No person is named anywhere: the organisation JSON-LD names as the
 	// author is the page's author.
@@ -425,6 +433,9 @@ func personNames(l []string) []string {
 var particles = set("van", "von", "de", "der", "den", "da", "di", "du", "del", "la", "le", "bin", "ibn", "al", "y", "dos", "das", "ter", "zu")
 
 func looksLikePerson(n string) bool {
+	if isCJKName(n) {
+		return true
+	}
 	if strings.ContainsAny(n, "!?;:") {
 		return false
 	}
@@ -490,11 +501,13 @@ func (c *collector) labelled(labels ...string) []string {
 }
 
 var (
-	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|de|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+`)
-	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en)?|auteurs?|автор(?:ы)?|作者|by)\s*[:：]\s*`)
-	authorSplit = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
-	emailRe     = regexp.MustCompile(`\S+@\S+\.\S+`)
-	handleRe    = regexp.MustCompile(`(^|\s)@\w+`)
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|de|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + cjkByPrefix + `)`)
+	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|作者|by)\s*[:：]\s*`)
+	// trailingDateLabel is the label of the date a byline ends with.
+	trailingDateLabel = regexp.MustCompile(`(?i)\s*(?:` + updateLabels + `|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?\s*[:：]?\s*$`)
+	authorSplit       = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
+	emailRe           = regexp.MustCompile(`\S+@\S+\.\S+`)
+	handleRe          = regexp.MustCompile(`(^|\s)@\w+`)
 )
 
 // cleanAuthors turns author values into names: no "By", no e-mail, no
@@ -510,12 +523,20 @@ func cleanAuthors(vals []string) []string {
 		if v == "" || looksLikeURL(v) {
 			continue
 		}
+		before := len(v)
 		if strings.ContainsAny(v, ":：") { // authorLabel ends with one
 			v = authorLabel.ReplaceAllString(v, "")
 		}
 		v = byPrefix.ReplaceAllString(v, "")
+		if r, _ := utf8.DecodeRuneInString(v); len(v) < before && hasHan(v) && (cjkFirst(v) || !unicode.IsLetter(r) && !unicode.IsDigit(r)) {
+			out = append(out, cjkNames(v)...) // a labelled Chinese or Japanese byline
+			continue
+		}
+		if describes(v) {
+			continue
+		}
 		if d, ok := findDateAt(v); ok {
-			v = v[:d]
+			v = trailingDateLabel.ReplaceAllString(v[:d], "") // "Ann Lee | Published: 2 May 2021"
 		}
 		if i := strings.Index(v, " - "); i > 0 { // a role or a team after the name
 			v = v[:i]
@@ -560,7 +581,7 @@ func findDateAt(s string) (int, bool) {
 // isName says whether a cleaned part reads as a person's or an
 // organisation's name rather than a credential, a role or a sentence.
 func isName(s string) bool {
-	if s == "" || len(s) > 80 || strings.ContainsAny(s, "<>{}=") || looksLikeURL(s) ||
+	if s == "" || len(s) > 80 || strings.ContainsAny(s, "<>{}=:：") || looksLikeURL(s) ||
 		strings.ContainsAny(s, "0123456789") && !isHandle(s) {
 		return false
 	}
@@ -574,7 +595,7 @@ func isName(s string) bool {
 	switch strings.ToLower(s) {
 	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
 		"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
-		"contributor", "staff", "staff writer", "team", "user":
+		"contributor", "staff", "staff writer", "team", "user", "гость", "аноним":
 		return false
 	}
 	if strings.Contains(s, "{{") || templateVar.MatchString(s) { // page.head.extra.author

@@ -120,17 +120,23 @@ func TestFirstUnlabelled(t *testing.T) {
 
 func TestCleanAuthors(t *testing.T) {
 	for in, want := range map[string][]string{
-		"By Ann Lee":                        {"Ann Lee"},
-		"Dylan Bailey, MS, RD, FAND":        {"Dylan Bailey", "MS", "RD", "FAND"},
-		"MS, RD":                            nil,
-		"user447274":                        {"user447274"},
-		"mdelatorreq6vkpg2ma0ci":            nil,
-		"12 March 2021":                     nil,
-		"Ann Lee and Tom Reyes":             {"Ann Lee", "Tom Reyes"},
-		"Von Hans Meier | 12.03.2021":       {"Hans Meier"},
-		"Autor: Jan Nowak":                  {"Jan Nowak"},
-		"written by Ann Lee, PhD":           {"Ann Lee", "PhD"},
-		"https://example.com/author/annlee": nil,
+		"By Ann Lee":                             {"Ann Lee"},
+		"Dylan Bailey, MS, RD, FAND":             {"Dylan Bailey", "MS", "RD", "FAND"},
+		"MS, RD":                                 nil,
+		"user447274":                             {"user447274"},
+		"mdelatorreq6vkpg2ma0ci":                 nil,
+		"12 March 2021":                          nil,
+		"Ann Lee and Tom Reyes":                  {"Ann Lee", "Tom Reyes"},
+		"Von Hans Meier | 12.03.2021":            {"Hans Meier"},
+		"Autor: Jan Nowak":                       {"Jan Nowak"},
+		"written by Ann Lee, PhD":                {"Ann Lee", "PhD"},
+		"https://example.com/author/annlee":      nil,
+		"Текст: Венера Ерофеева":                 {"Венера Ерофеева"},
+		"Autor/in: Korinna Hennig":               {"Korinna Hennig"},
+		"By Daniel | Published: 23. Juli 2017":   {"Daniel"},
+		"Por María Reina Actualizado 27/04/2022": {"María Reina"},
+		"Frank Bueltge - http://bueltge.de":      {"Frank Bueltge"},
+		"Гость":                                  nil,
 	} {
 		if got := cleanAuthors([]string{in}); !slices.Equal(got, want) {
 			t.Errorf("cleanAuthors(%q) = %q, want %q", in, got, want)

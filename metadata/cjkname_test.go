@@ -1,0 +1,81 @@
+package metadata
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestCleanAuthorsCJK(t *testing.T) {
+	for in, want := range map[string][]string{
+		"作者：李明":   {"李明"},
+		"[作者：李妍]": {"李妍"},
+		"作者：记者 武彩霞　　来源：经济参考网": {"武彩霞"},
+		"本报记者 于涛":                  {"于涛"},
+		"本报记者王小红":                  {"王小红"},
+		"记者 王小红 发自北京":              {"王小红"},
+		"作者：李明、王红":                 {"李明", "王红"},
+		"作者：凱倫．伯格":                 {"凱倫．伯格"},
+		"著者：山田太郎":                  {"山田太郎"},
+		"作者：佚名":                    nil,
+		"作者：新华网":                   nil,
+		"作者：《财经》综合报道":              nil,
+		"作者：PConline":              {"PConline"},
+		"李文蕊":                      {"李文蕊"}, // a meta author is taken as it is
+		"股城网, 订票电话加价, gucheng.com": nil,
+		"财讯网_提供股票, 基金, 期货与外汇市场的金融资讯":                                    nil,
+		"РИА PrimaMedia, Приморье, Дальний Восток http://primamedia.ru": nil,
+		"Web architecture: Volkova Dasha, Design: Maxim Tkachuk":        nil,
+		"AccountingDepartment.com": {"AccountingDepartment.com"},
+	} {
+		if got := cleanAuthors([]string{in}); !slices.Equal(got, want) {
+			t.Errorf("cleanAuthors(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCJKByline reads labelled Chinese and Japanese bylines from the
+// page, and leaves an unlabelled line of ideographs alone.
+func TestCJKByline(t *testing.T) {
+	body := `<p>本周六，北京一座占地二十多公顷的新公园正式对外开放。公园内种植了数千棵树木，并建设了多个儿童游乐场和成人运动场地。据主办方介绍，该公园将成为城市中最大的公园之一。</p>`
+	for line, want := range map[string][]string{
+		`<div class="author">作者：李明</div>`: {"李明"},
+		`<p>作者：李明</p>`:                    {"李明"},
+		`<p>[作者：李妍]</p>`:                  {"李妍"},
+		`<p>本报记者 于涛</p>`:                  {"于涛"},
+		`<div class="info">作者：李明　来源：新华网　2021-03-12</div>`: {"李明"},
+		`<p class="author">著者：山田太郎</p>`:                   {"山田太郎"},
+		`<div class="author">关注</div>`:                    nil,
+		`<div class="author">李明</div>`:                    nil,
+		`<p>记者会上，发言人表示</p>`:                               nil,
+		// an item's author in a box after the article: a book's, under its <h3>
+		`<h3>話語操縱術</h3><div class="author">作者：凱倫．伯格</div>`: nil,
+	} {
+		m := read(t, `<html><head><meta charset="utf-8"><title>北京新公园开放</title></head><body><article><h1>北京新公园开放</h1>`+
+			line+body+`</article></body></html>`, "")
+		if !slices.Equal(m.Authors, want) {
+			t.Errorf("%s: authors %q, want %q", line, m.Authors, want)
+		}
+	}
+}
+
+// TestDateLineNamesAuthor reads the author a date line names first.
+func TestDateLineNamesAuthor(t *testing.T) {
+	m := read(t, `<html lang="de"><body><article><h1>Neue Studie zur Energiewende</h1>`+
+		`<div class="meta">Von Anna Schmidt | 12. März 2021</div>`+
+		`<p>Die Energiewende in Deutschland kommt voran, aber nicht schnell genug.</p></article></body></html>`, "")
+	if !slices.Equal(m.Authors, []string{"Anna Schmidt"}) || m.Published != "2021-03-12" {
+		t.Errorf("authors %q, published %q; want Anna Schmidt, 2021-03-12", m.Authors, m.Published)
+	}
+}
+
+// TestDateLineAuthorLast: a byline a class names wins over the author a
+// date line names, which may run on into the line's other fields.
+func TestDateLineAuthorLast(t *testing.T) {
+	m := read(t, `<html><body><article><h1>Flächenverbrauch für Fleisch</h1><ul class="meta-list">`+
+		`<li class="meta author"><span>von <a href="/author/cs">Christoph Schulz</a></span></li>`+
+		`<li class="meta category"><a href="/blog">Blog</a>, <a href="/vegan">Vegan</a></li></ul>`+
+		`<p>Ein Text über die Flächen, die für Futter gebraucht werden.</p></article></body></html>`, "")
+	if !slices.Equal(m.Authors, []string{"Christoph Schulz"}) {
+		t.Errorf("authors %q, want Christoph Schulz", m.Authors)
+	}
+}
