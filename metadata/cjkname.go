@@ -151,3 +151,34 @@ func describes(v string) bool {
 
 // domainName is a host name with a common top-level domain.
 var domainName = regexp.MustCompile(`^(?i:[a-z0-9-]+\.)+(?i:com|net|org|info|biz|io|co|cn|ru|de|uk|jp|fr|it|es|pl|nl|br|in|au|ca|ua|kz|by)$`)
+
+// koreanReporter reads a Korean byline, which names the reporter before
+// or after the title 기자 ("홍길동 기자", "[서울=뉴시스] 홍길동 기자",
+// "기자 김철수"): the name, two to four Hangul syllables.
+func koreanReporter(v string) (string, bool) {
+	if !strings.Contains(v, "기자") {
+		return "", false
+	}
+	if m := koreanReporterRe.FindStringSubmatch(v); m != nil {
+		if m[1] != "" {
+			return m[1], true
+		}
+		return m[2], true
+	}
+	return "", false
+}
+
+var koreanReporterRe = regexp.MustCompile(`(?:^|[\s\]])([가-힣]{2,4})\s*기자(?:$|[\s=@,·])|^\s*기자\s+([가-힣]{2,4})(?:$|[\s,])`)
+
+// isHangulName says whether s is two to four Hangul syllables, as a
+// Korean name is written (koreanReporter reads it).
+func isHangulName(s string) bool {
+	n := 0
+	for _, r := range s {
+		if r < 0xAC00 || r > 0xD7A3 {
+			return false
+		}
+		n++
+	}
+	return n >= 2 && n <= 4
+}

@@ -26,6 +26,9 @@ type date struct {
 	zone       string // "Z", "+01:00"; "" when the page gives none
 	source     string
 	near       bool // shown just below the headline
+	// monthFirst: read from digits alone with a slash, month first
+	// ("05/06/2020" as 6 May), where the day may have come first.
+	monthFirst bool
 }
 
 func (d date) ok() bool { return d.y != 0 }
@@ -56,10 +59,30 @@ func (d date) addDays(n int) date {
 	return date{y: t.Year(), m: int(t.Month()), d: t.Day(), source: d.source}
 }
 
+// dayFirst says whether a page that declares the language lang (its
+// <html lang>) writes a date in digits with the day first: every
+// language but English, and the English of the countries that do.
+func dayFirst(lang string) bool {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	if lang == "" {
+		return false
+	}
+	base, region, _ := strings.Cut(strings.ReplaceAll(lang, "_", "-"), "-")
+	if base != "en" {
+		return true
+	}
+	switch region {
+	case "gb", "uk", "au", "nz", "ie", "in", "za", "sg", "my", "ng", "ke", "pk":
+		return true
+	}
+	return false
+}
+
 // swapped is d with its day and month exchanged: the other reading of
 // a date written in digits alone (05/06/2020).
 func (d date) swapped() date {
 	d.m, d.d = d.d, d.m
+	d.monthFirst = false
 	return d
 }
 
@@ -122,6 +145,12 @@ var months = func() map[string]int {
 		{"يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر", "نوفمبر", "ديسمبر"},
 		{"", "فبراير", "", "ابريل", "", "يونية", "يوليه", "اغسطس", "", "اكتوبر", "", ""},
 		{"ιανουαρίου", "φεβρουαρίου", "μαρτίου", "απριλίου", "μαΐου", "ιουνίου", "ιουλίου", "αυγούστου", "σεπτεμβρίου", "οκτωβρίου", "νοεμβρίου", "δεκεμβρίου"},
+		{"január", "február", "március", "április", "május", "június", "július", "augusztus", "szeptember", "október", "", ""},
+		{"", "febr", "márc", "ápr", "máj", "jún", "júl", "", "szept", "", "", ""},
+		{"siječnja", "veljače", "ožujka", "travnja", "svibnja", "lipnja", "srpnja", "kolovoza", "rujna", "listopada", "studenoga", "prosinca"},
+		{"januára", "februára", "", "apríla", "", "júna", "júla", "augusta", "septembra", "októbra", "novembra", "decembra"},
+		{"gener", "febrer", "març", "", "maig", "juny", "juliol", "agost", "setembre", "", "", "desembre"},
+		{"януари", "февруари", "", "", "", "юни", "юли", "", "септември", "октомври", "ноември", ""},
 		{"tammikuuta", "helmikuuta", "maaliskuuta", "huhtikuuta", "toukokuuta", "kesäkuuta", "heinäkuuta", "elokuuta", "syyskuuta", "lokakuuta", "marraskuuta", "joulukuuta"},
 	}
 	for _, l := range lists {
@@ -263,7 +292,7 @@ func findDateIn(s string) (date, int, bool) {
 			if a > 12 { // the day comes first
 				a, b = b, a
 			}
-			return date{y: atoi(p[3]), m: a, d: b}
+			return date{y: atoi(p[3]), m: a, d: b, monthFirst: b <= 12 && a != b}
 		})
 	}
 	if d, pos, ok := namedMonth(s); ok && pos < at {
@@ -364,6 +393,12 @@ func namedMonth(s string) (date, int, bool) {
 				}
 				if y := year(nextTok(ts, k)); y > 0 {
 					return date{y: y, m: m, d: d}, t.at, true
+				}
+				// The year first: "2021. március 12." (Hungarian).
+				if i > 0 {
+					if y := year(ts[i-1]); y > 0 {
+						return date{y: y, m: m, d: d}, ts[i-1].at, true
+					}
 				}
 			}
 		}
@@ -884,12 +919,18 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 			}
 		}
 	}
+	swappedByURL := false
 	if vis.ok() && !out.published.ok() && vis.swapped() != vis {
 		// A date line in digits alone reads either way ("03/10/2023");
 		// the page's address tells which ("/2023/october/03/").
 		if d, ok := urlDate(u); ok && d.day() == vis.swapped().day() {
-			vis = vis.swapped()
+			vis, swappedByURL = vis.swapped(), true
 		}
+	}
+	if vis.ok() && vis.monthFirst && !swappedByURL && dayFirst(c.htmlLang) {
+		// Outside the United States the day comes first ("12/03/2021"
+		// on a page in Vietnamese or British English is 12 March).
+		vis = vis.swapped()
 	}
 	if vis.ok() && (!out.published.ok() || vis.near && vis.before(out.published) || c.republished(out.published, vis, pageType)) {
 		out.published = vis

@@ -392,7 +392,7 @@ func (c *collector) authors() listed {
 		for _, n := range personNames(cleanAuthors([]string{b})) {
 			// A class alone is weak evidence: a one-word line is a label
 			// or a button, unless a byline's label names it.
-			if len(words(n)) >= 2 || isCJKName(n) && cjkLabelled(b) {
+			if len(words(n)) >= 2 || isCJKName(n) && cjkLabelled(b) || isHangulName(n) {
 				lines = append(lines, n)
 			}
 		}
@@ -433,7 +433,7 @@ func personNames(l []string) []string {
 var particles = set("van", "von", "de", "der", "den", "da", "di", "du", "del", "la", "le", "bin", "ibn", "al", "y", "dos", "das", "ter", "zu")
 
 func looksLikePerson(n string) bool {
-	if isCJKName(n) {
+	if isCJKName(n) || isHangulName(n) {
 		return true
 	}
 	if strings.ContainsAny(n, "!?;:") {
@@ -501,8 +501,8 @@ func (c *collector) labelled(labels ...string) []string {
 }
 
 var (
-	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|de|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + cjkByPrefix + `)`)
-	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|作者|by)\s*[:：]\s*`)
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + cjkByPrefix + `)`)
+	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|作者|by)\s*[:：]\s*`)
 	// trailingDateLabel is the label of the date a byline ends with.
 	trailingDateLabel = regexp.MustCompile(`(?i)\s*(?:` + updateLabels + `|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?\s*[:：]?\s*$`)
 	authorSplit       = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
@@ -528,6 +528,10 @@ func cleanAuthors(vals []string) []string {
 			v = authorLabel.ReplaceAllString(v, "")
 		}
 		v = byPrefix.ReplaceAllString(v, "")
+		if name, ok := koreanReporter(v); ok { // "홍길동 기자"
+			out = append(out, name)
+			continue
+		}
 		if r, _ := utf8.DecodeRuneInString(v); len(v) < before && hasHan(v) && (cjkFirst(v) || !unicode.IsLetter(r) && !unicode.IsDigit(r)) {
 			out = append(out, cjkNames(v)...) // a labelled Chinese or Japanese byline
 			continue

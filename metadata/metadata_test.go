@@ -94,6 +94,9 @@ func TestFindDate(t *testing.T) {
 		"الأربعاء، 07 أكتوبر 2020 - 12:09 م":     "2020-10-07",
 		"Δημοσιεύθηκε 12 Μαρτίου 2021":           "2021-03-12",
 		"Julkaistu 12. maaliskuuta 2021":         "2021-03-12",
+		"2021. március 12.":                      "2021-03-12",
+		"Objavljeno 12. siječnja 2021.":          "2021-01-12",
+		"12 de març de 2021":                     "2021-03-12",
 	} {
 		d, ok := findDate(in)
 		if !ok || d.day() != want {
@@ -137,6 +140,14 @@ func TestCleanAuthors(t *testing.T) {
 		"Por María Reina Actualizado 27/04/2022": {"María Reina"},
 		"Frank Bueltge - http://bueltge.de":      {"Frank Bueltge"},
 		"Гость":                                  nil,
+		"Af Lars Jensen":                         {"Lars Jensen"},
+		"Yazar: Ahmet Yılmaz":                    {"Ahmet Yılmaz"},
+		"Szerző: Kovács János":                   {"Kovács János"},
+		"Oleh: Budi Santoso":                     {"Budi Santoso"},
+		"Oleh Lysenko":                           {"Oleh Lysenko"},
+		"홍길동 기자":                                 {"홍길동"},
+		"[서울=뉴시스] 홍길동 기자 hong@example.com": {"홍길동"},
+		"기자 김철수": {"김철수"},
 	} {
 		if got := cleanAuthors([]string{in}); !slices.Equal(got, want) {
 			t.Errorf("cleanAuthors(%q) = %q, want %q", in, got, want)
@@ -564,5 +575,17 @@ func TestServiceTitleBreadcrumb(t *testing.T) {
 	doc, _ = html.Parse(strings.NewReader(page))
 	if m := Read(doc, Input{PageType: "service"}, Options{Now: testNow}); m.Title != "Business Payroll Services" {
 		t.Errorf("title %q from %q, want the structured title over an <h1> the breadcrumbs do not name", m.Title, m.Sources["title"])
+	}
+}
+
+// TestSlashDateByLanguage reads a date in digits with a slash day first
+// on a page that declares another language than (American) English.
+func TestSlashDateByLanguage(t *testing.T) {
+	for lang, want := range map[string]string{"es": "2022-05-03", "en-GB": "2022-05-03", "en": "2022-03-05", "": "2022-03-05"} {
+		m := read(t, `<html lang="`+lang+`"><body><article><h1>Un titular</h1><div class="date">03/05/2022 21:44</div>`+
+			`<p>El texto del artículo, que cuenta lo que pasó ese día en la ciudad.</p></article></body></html>`, "")
+		if m.Published != want {
+			t.Errorf("lang %q: published %q, want %q", lang, m.Published, want)
+		}
 	}
 }
