@@ -122,3 +122,28 @@ func TestBylinesManyLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestBylineInnermostName reads the name from the innermost element
+// whose class says name: a name container holds the job title too.
+func TestBylineInnermostName(t *testing.T) {
+	m := read(t, `<html><body><article><h1>Smart home hubs</h1><div class="byline-author"><div class="nameContainer">`+
+		`<p class="name">Harry Rabinowitz</p><p class="jobTitle">Tech Reporter</p></div></div>`+
+		`<p>A review of the hubs that tie a smart home together.</p></article></body></html>`, "")
+	if !slices.Equal(m.Authors, []string{"Harry Rabinowitz"}) {
+		t.Errorf("authors %q, want Harry Rabinowitz", m.Authors)
+	}
+}
+
+// TestCitationAuthors takes every author of a scholarly page's citation
+// tags when its other tags name only the first.
+func TestCitationAuthors(t *testing.T) {
+	m := read(t, `<html><head><meta name="DC.Creator" content="Jennifer Huberty">`+
+		`<meta name="citation_authors" content="Jennifer Huberty"><meta name="citation_authors" content="Jeni Green">`+
+		`<meta name="citation_authors" content="Chong Lee"></head><body><article><h1>A study</h1><p>Its abstract.</p></article></body></html>`, "")
+	if want := []string{"Jennifer Huberty", "Jeni Green", "Chong Lee"}; !slices.Equal(m.Authors, want) {
+		t.Errorf("authors %q, want %q", m.Authors, want)
+	}
+	if got := cleanAuthors([]string{"undefined"}); got != nil {
+		t.Errorf("cleanAuthors(undefined) = %q", got)
+	}
+}

@@ -479,16 +479,8 @@ func (c *collector) lines(n *html.Node, k kinds) {
 // of its first child element when it has several (the name, then a role
 // or a date: "Liza Burke" "Marketing Director"), else t.
 func (c *collector) nameIn(n *html.Node, t string) string {
-	for d := range n.Descendants() {
-		if d != n && d.Type == html.ElementNode {
-			for _, a := range d.Attr {
-				if (a.Key == "class" || a.Key == "itemprop") && strings.Contains(strings.ToLower(a.Val), "name") {
-					if v := c.shortText(d, maxLine); v != "" {
-						return v
-					}
-				}
-			}
-		}
+	if v, ok := c.namedIn(n); ok {
+		return v
 	}
 	var kids []string
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
@@ -507,6 +499,36 @@ func (c *collector) nameIn(n *html.Node, t string) string {
 		return kids[0]
 	}
 	return t
+}
+
+// namedIn is the text of the first descendant of n whose class or
+// itemprop says name, or of the innermost such element within it: a
+// "nameContainer" holds the "name" and the "jobTitle" beside it.
+func (c *collector) namedIn(n *html.Node) (string, bool) {
+	for d := range n.Descendants() {
+		if d == n || d.Type != html.ElementNode || !saysName(d) {
+			continue
+		}
+		v := c.shortText(d, maxLine)
+		if v == "" {
+			continue
+		}
+		if inner, ok := c.namedIn(d); ok {
+			return inner, true
+		}
+		return v, true
+	}
+	return "", false
+}
+
+// saysName says whether an element's class or itemprop has "name" in it.
+func saysName(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if (a.Key == "class" || a.Key == "itemprop") && strings.Contains(strings.ToLower(a.Val), "name") {
+			return true
+		}
+	}
+	return false
 }
 
 // dateLabels open a line that gives the page's date: "Datum: 03.11.2021",

@@ -370,14 +370,21 @@ func (c *collector) authors() listed {
 	if l := firstOfMany(cleanAuthors(c.micro["author"])); len(l) > 0 {
 		return listed{l, SourceMicrodata}
 	}
+	// A scholarly page's citation tags (citation_author, or the
+	// citation_authors some write) name every author; its other tags
+	// often only the first.
+	cited := cleanAuthors(citationNames(append(c.metas["citation_author"], c.metas["citation_authors"]...)))
 	for _, k := range []string{"author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
 		"dcterms.creator", "byl", "dc.contributor"} {
 		if l := cleanAuthors(c.metas[k]); len(l) > 0 {
+			if len(l) == 1 && len(cited) > 1 && cited[0] == l[0] {
+				return listed{cited, SourceMeta}
+			}
 			return listed{l, metaSource(k)}
 		}
 	}
-	if l := cleanAuthors(citationNames(c.metas["citation_author"])); len(l) > 0 {
-		return listed{l, SourceMeta}
+	if len(cited) > 0 {
+		return listed{cited, SourceMeta}
 	}
 	if l := cleanAuthors(c.labelled("written by", "author", "by")); len(l) > 0 {
 		return listed{l, SourceOpenGraph}
@@ -599,7 +606,7 @@ func isName(s string) bool {
 	switch strings.ToLower(s) {
 	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
 		"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
-		"contributor", "staff", "staff writer", "team", "user", "гость", "аноним":
+		"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories":
 		return false
 	}
 	if strings.Contains(s, "{{") || templateVar.MatchString(s) { // page.head.extra.author
