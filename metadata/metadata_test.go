@@ -242,6 +242,7 @@ func TestPageTypeLeavesItemsOut(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	f.Add(`<html><head><script type="application/ld+json">{"@graph":[{"@type":"Article","datePublished":"2020-01-01","author":[{"name":"A B"}]}]}</script></head><body><h1>T</h1><time datetime="2019-02-03">x</time></body></html>`)
 	f.Add(`<meta name="date" content="31.04.2020"><h1>By Ann Lee</h1><p class="date">12. März 2021</p>`)
+	f.Add(`<html lang="hu"><h1>Cím</h1><div class="author">作者：李明、王红</div><p>[作者：李妍]</p><div class="byline">[서울=뉴시스] 홍길동 기자</div><div class="meta">Von A B | 2021. március 12.</div><p class="date">03/05/2022</p>`)
 	f.Fuzz(func(t *testing.T, page string) {
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
