@@ -64,16 +64,28 @@ const crowdVersion = 6
 // bands, once each and in increasing id order, and says whether one of
 // its bands is crowded. A bucket found to hold crowdSize documents or
 // more is crowded first (see crowd). It counts the keys it reads in
-// k.writeReads.
+// k.writeReads. One iterator serves every band: it sees b as it was
+// when the call began, and what crowd adds to b concerns the band it
+// crowds, which the loop has read already.
 func (k *minKind) bandCandidates(b *pebble.Batch, sig minSigned) (cand []uint64, crowded bool, err error) {
+	it, err := b.NewIter(&pebble.IterOptions{UseL6Filters: true})
+	if err != nil {
+		return nil, false, err
+	}
+	defer func() {
+		if cerr := it.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	for _, key := range k.bandKeys(sig) {
 		k.writeReads++
-		marked, err := hasKey(b, crowdKey(key))
-		if err != nil {
+		ck := crowdKey(key)
+		marked := it.SeekPrefixGE(ck) && bytes.Equal(it.Key(), ck)
+		if err := it.Error(); err != nil {
 			return nil, false, err
 		}
 		if !marked {
-			members, err := scanUpTo(b, key, crowdSize)
+			members, err := scanUpTo(it, key, crowdSize)
 			if err != nil {
 				return nil, false, err
 			}
@@ -92,22 +104,14 @@ func (k *minKind) bandCandidates(b *pebble.Batch, sig minSigned) (cand []uint64,
 	return slices.Compact(cand), crowded, nil
 }
 
-// scanUpTo reads, through b, the ids of the first n keys that start with
-// prefix.
-func scanUpTo(b *pebble.Batch, prefix []byte, n int) ([]uint64, error) {
-	it, err := b.NewIter(&pebble.IterOptions{UseL6Filters: true})
-	if err != nil {
-		return nil, err
-	}
+// scanUpTo reads, through it, the ids of the first n keys that start
+// with prefix.
+func scanUpTo(it *pebble.Iterator, prefix []byte, n int) ([]uint64, error) {
 	var ids []uint64
 	for valid := it.SeekPrefixGE(prefix); valid && len(ids) < n && bytes.HasPrefix(it.Key(), prefix); valid = it.Next() {
 		ids = append(ids, keyID(it.Key(), len(prefix)))
 	}
-	err = it.Error()
-	if cerr := it.Close(); err == nil {
-		err = cerr
-	}
-	return ids, err
+	return ids, it.Error()
 }
 
 // crowd marks the bucket of band key key crowded, and every document in
