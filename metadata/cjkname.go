@@ -53,7 +53,7 @@ func isCJKName(s string) bool {
 			dots++
 			prevDot = true
 			continue
-		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+		case hanOrKana(r):
 			n++
 		default:
 			return false
@@ -67,10 +67,24 @@ func isCJKName(s string) bool {
 	return !strings.ContainsRune(cjkOrgEnds, last)
 }
 
+// hanOrKana says whether r is an ideograph or kana, the letters of a
+// Chinese or Japanese name.
+func hanOrKana(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
+}
+
 // cjkFirst says whether s opens with an ideograph or kana.
 func cjkFirst(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
+	return hanOrKana(r)
+}
+
+// cjkAfterLabel says whether s, the text after a byline's label, is a
+// Chinese or Japanese one: it has ideographs, and opens with one, with
+// kana, or with a mark ("《财经》综合报道").
+func cjkAfterLabel(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return hasHan(s) && (hanOrKana(r) || !unicode.IsLetter(r) && !unicode.IsDigit(r))
 }
 
 // cjkNames reads the names at the start of s, the text after a byline's
@@ -127,7 +141,7 @@ func describes(v string) bool {
 	}
 	run := 0
 	for _, r := range v {
-		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) {
+		if hanOrKana(r) {
 			if run++; run >= 9 {
 				return true
 			}

@@ -49,7 +49,7 @@ type collector struct {
 	// byline, after those a class names.
 	datedBy []string
 	// cardEnd is the text position (pos) where the last minor heading
-	// after the headline ended, 0 for none (see underCard).
+	// after the headline ended, 0 for none (see cardByline).
 	cardEnd      int
 	shown        []shown    // <time> elements and short lines whose class says date, in document order
 	heads        []*heading // the first maxHeads <h1>s, with the text below each
@@ -987,7 +987,7 @@ func attrOK(n *html.Node, key string) (string, bool) {
 	return "", false
 }
 
-// text is the white-space-folded text below n, scripts, styles and buttons
+// textOf is the white-space-folded text below n, scripts, styles and buttons
 // left out (a heading's "Copy item path" button is no part of it).
 func (c *collector) textOf(n *html.Node) string { return c.textUpTo(n, maxTotal) }
 

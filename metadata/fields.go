@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/winnow-go/winnow/internal/textseg"
 )
@@ -539,7 +538,7 @@ func cleanAuthors(vals []string) []string {
 			out = append(out, name)
 			continue
 		}
-		if r, _ := utf8.DecodeRuneInString(v); len(v) < before && hasHan(v) && (cjkFirst(v) || !unicode.IsLetter(r) && !unicode.IsDigit(r)) {
+		if len(v) < before && cjkAfterLabel(v) {
 			out = append(out, cjkNames(v)...) // a labelled Chinese or Japanese byline
 			continue
 		}
