@@ -452,6 +452,15 @@ type heldQuerier interface {
 	queryHeld(url string, sd signed, qs *QueryStats, found func(id uint64, rec []byte, distance int, similarity float64, verified bool)) (ok bool, err error)
 }
 
+// batchPreparer is a kind that reads, before AddBatch writes its batch,
+// what the batch's documents will look up, in the order the store keeps
+// it (prepare, with the signatures to be added); done forgets it after
+// the batch.
+type batchPreparer interface {
+	prepare(sds []signed) error
+	done()
+}
+
 // dbValue reads a key's value into a fresh slice.
 func dbValue(db pebble.Reader, key []byte) ([]byte, error) {
 	v, closer, err := db.Get(key)
@@ -626,6 +635,18 @@ func (s *Store) AddBatch(es []Entry) ([]StoredDoc, error) {
 	})
 	s.gmu.RUnlock()
 
+	if p, ok := s.kind.(batchPreparer); ok {
+		var put []signed
+		for i, e := range es {
+			if last[e.URL] == i && oks[i] {
+				put = append(put, sds[i])
+			}
+		}
+		defer p.done()
+		if err := p.prepare(put); err != nil {
+			return nil, err
+		}
+	}
 	b := s.db.NewIndexedBatch()
 	defer b.Close()
 	var out []StoredDoc

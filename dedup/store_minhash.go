@@ -83,6 +83,10 @@ type minKind struct {
 	// may differ from a held document's for the query to be answered
 	// from that document's "v" keys (0 before version 7: equal).
 	margin int
+	// pre and dirty are, during AddBatch, the band buckets read before
+	// it and those it wrote since (see prepare).
+	pre   map[string]bucketRead
+	dirty map[string]bool
 	// writeReads counts the keys and records that put and remove read
 	// (the tests bound it); writers hold the store's lock.
 	writeReads int
@@ -277,6 +281,7 @@ func (k *minKind) put(b *pebble.Batch, id uint64, sd signed, _ string) error {
 	}
 	for _, key := range k.bandKeys(sig) {
 		b.Set(appendID(key, id), nil, nil)
+		k.touch(key)
 	}
 	return nil
 }
@@ -346,6 +351,7 @@ func (k *minKind) remove(b *pebble.Batch, id uint64, rec []byte) error {
 	}
 	for _, key := range k.bandKeys(sig) {
 		b.Delete(appendID(key, id), nil)
+		k.touch(key)
 	}
 	if !k.keepNear {
 		return nil
