@@ -136,7 +136,9 @@ func readBucket(it *pebble.Iterator, key []byte) (bucketRead, error) {
 // opens that table's iterator again: at two million documents those
 // seeks were three fifths of an add. In key order consecutive seeks
 // stay in one table and block. The batch then marks the buckets it
-// writes (dirty), and bandCandidates reads those through the batch.
+// writes (dirty: put and remove mark their document's buckets, which
+// are those crowd may mark crowded), and bandCandidates reads those
+// through the batch.
 func (k *minKind) prepare(sds []signed) error {
 	if !k.keepNear {
 		return nil
@@ -206,7 +208,6 @@ func (k *minKind) crowd(b *pebble.Batch, key []byte) error {
 		return err
 	}
 	b.Set(crowdKey(key), farValue, nil)
-	k.touch(key)
 	var members []uint64
 	if err := scanPrefixes(b, [][]byte{key}, func(_ []byte, id uint64) { members = append(members, id) }); err != nil {
 		return err
