@@ -226,14 +226,44 @@ var ErrNoStore = errors.New("dedup: no index there")
 // ErrNoStore, so a query cannot answer "no duplicates" from an empty
 // index made by mistake.
 func OpenExistingStore(dir string, want *StoreOptions) (*Store, error) {
+	return OpenExistingStoreWith(dir, want, OpenOptions{})
+}
+
+// OpenExistingStoreWith is OpenExistingStore, opened as o says.
+func OpenExistingStoreWith(dir string, want *StoreOptions, o OpenOptions) (*Store, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
 	}
-	return openDir(dir, want, false)
+	return openDir(dir, want, o, false)
 }
 
-func storePebbleOptions() pebble.Options {
-	opts := pebble.Options{Logger: quietLogger{}, Comparer: &storeComparer, CacheSize: storeCacheBytes}
+// OpenOptions are how a store is opened by this process; unlike
+// StoreOptions, the store does not keep them.
+type OpenOptions struct {
+	// CacheBytes bounds the block cache, which holds the tables' bloom
+	// filters, index blocks and the data blocks read most; 0 means
+	// DefaultCacheBytes. It takes memory only as blocks are read.
+	CacheBytes int64
+}
+
+// DefaultCacheBytes is a store's block cache when OpenOptions leave it
+// unset. A query seeks each of its bands through the bloom filter of a
+// table at each level, and a table's filter is one block: when the
+// filters and index blocks (about 36 bytes a MinHash document) do not
+// fit, each query reloads some, and a bottom-level table's filter is
+// megabytes. On a million generated documents a query of a held
+// document took 200 µs at the median and 4.3 ms at p99 with 64 MB, and
+// 180 µs and 0.6-1.1 ms with 128 MB; on ten million (4.1 GB) a query
+// of an unrelated document took 2.7 ms at the median and 29 ms at p99
+// with 128 MB. 512 MB holds them for about fourteen million documents.
+const DefaultCacheBytes = 512 << 20
+
+func storePebbleOptions(o OpenOptions) pebble.Options {
+	cache := o.CacheBytes
+	if cache <= 0 {
+		cache = DefaultCacheBytes
+	}
+	opts := pebble.Options{Logger: quietLogger{}, Comparer: &storeComparer, CacheSize: cache}
 	// zstd on the lower levels, where compaction leaves most of the store.
 	opts.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionGood })
 	// A bloom filter of every table's key prefixes (storeSplit): most of
@@ -249,14 +279,6 @@ func storePebbleOptions() pebble.Options {
 	}
 	return opts
 }
-
-// storeCacheBytes is the block cache of a store: it holds the bloom
-// filters (about 1.3 bytes a key, 25 bytes a MinHash document: 25 MB at
-// a million documents) and the blocks read most. On a million generated
-// documents a query of a held document took 200 µs at the median and
-// 4.3 ms at p99 with 64 MB, the filters evicted by the data blocks, and
-// 180 µs and 0.6-1.1 ms with 128 MB; a query of a new document 67 µs.
-const storeCacheBytes = 128 << 20
 
 // storeComparer orders keys bytewise, as pebble's default comparer
 // does, and under its name, so stores made before it open unchanged; it
@@ -296,13 +318,18 @@ func DefaultStoreOptions() StoreOptions {
 // otherwise the store is created with *want, and an existing store with
 // other settings is an error.
 func OpenStore(dir string, want *StoreOptions) (*Store, error) {
-	return openDir(dir, want, true)
+	return OpenStoreWith(dir, want, OpenOptions{})
+}
+
+// OpenStoreWith is OpenStore, opened as o says.
+func OpenStoreWith(dir string, want *StoreOptions, o OpenOptions) (*Store, error) {
+	return openDir(dir, want, o, true)
 }
 
 // openDir opens the pebble database in dir and the store in it; without
 // create, a folder that holds no database or no store is ErrNoStore.
-func openDir(dir string, want *StoreOptions, create bool) (*Store, error) {
-	opts := storePebbleOptions()
+func openDir(dir string, want *StoreOptions, o OpenOptions, create bool) (*Store, error) {
+	opts := storePebbleOptions(o)
 	opts.ErrorIfNotExists = !create
 	db, err := pebble.Open(dir, &opts)
 	switch {

@@ -36,7 +36,17 @@ const (
 	// the batches.
 	dedupCountShare = 0.2
 	dedupFreqShare  = 0.35
+	// The persistent index's block cache (--index), opened after the
+	// Streamer's tables are gone, at most dedup.DefaultCacheBytes.
+	dedupIndexCacheShare = 1.0 / 8
 )
+
+// openIndex opens the persistent index (DedupOptions.Index), its block
+// cache within dedupIndexCacheShare of MaxMemory.
+func (d *deduper) openIndex() (*dedup.Store, error) {
+	cache := min(dedup.DefaultCacheBytes, int64(dedupIndexCacheShare*float64(d.opts.MaxMemory)))
+	return dedup.OpenExistingStoreWith(d.opts.Index, d.opts.IndexWant, dedup.OpenOptions{CacheBytes: cache})
+}
 
 // ErrDedupMemory is wrapped by Dedup's errors when the input cannot be
 // processed within DedupOptions.MaxMemory (dedup.ErrMemory is wrapped
@@ -424,7 +434,7 @@ func (d *deduper) summarise(res *dedup.StreamResult) {
 // canonical (seed 000). The index signs the texts itself, with the
 // method it was created with; write adds the records afterwards.
 func (d *deduper) queryIndex(res *dedup.StreamResult) (map[int]string, error) {
-	st, err := dedup.OpenExistingStore(d.opts.Index, d.opts.IndexWant)
+	st, err := d.openIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -479,7 +489,7 @@ func (d *deduper) write(res *dedup.StreamResult, held map[int]string, w io.Write
 	var st *dedup.Store
 	if d.opts.Index != "" {
 		var err error
-		if st, err = dedup.OpenExistingStore(d.opts.Index, d.opts.IndexWant); err != nil {
+		if st, err = d.openIndex(); err != nil {
 			return nil, err
 		}
 		defer st.Close()

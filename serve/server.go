@@ -62,6 +62,9 @@ type Config struct {
 	// IndexOptions are a new index's settings (nil: the defaults); an
 	// existing index keeps its own, and other settings are an error.
 	IndexOptions *dedup.StoreOptions
+	// IndexCacheBytes bounds the index's block cache; 0 means
+	// dedup.DefaultCacheBytes.
+	IndexCacheBytes int64
 	// Token, when set, must come as "Authorization: Bearer TOKEN" with
 	// every request but /healthz and /readyz. It is never logged.
 	Token string
@@ -211,9 +214,10 @@ func (s *Server) Templates() int { return s.saved.Load().Len() }
 
 // openIndex opens the index, or creates it, and counts its documents.
 func (s *Server) openIndex() error {
-	st, err := dedup.OpenExistingStore(s.cfg.IndexDir, s.cfg.IndexOptions)
+	oo := dedup.OpenOptions{CacheBytes: s.cfg.IndexCacheBytes}
+	st, err := dedup.OpenExistingStoreWith(s.cfg.IndexDir, s.cfg.IndexOptions, oo)
 	if errors.Is(err, dedup.ErrNoStore) {
-		st, err = dedup.OpenStore(s.cfg.IndexDir, s.cfg.IndexOptions)
+		st, err = dedup.OpenStoreWith(s.cfg.IndexDir, s.cfg.IndexOptions, oo)
 	}
 	if err != nil {
 		return fmt.Errorf("serve: index %s: %w", s.cfg.IndexDir, err)

@@ -100,7 +100,7 @@ func (f dedupFlags) options() (pipeline.DedupOptions, error) {
 		return o, fmt.Errorf("--numbers %q: want keep, drop or mask", f.numbers)
 	}
 	o.Index, o.DropDuplicates = f.index, f.dropDuplicates
-	if o.MaxMemory, err = parseBytes(f.maxMemory); err != nil {
+	if o.MaxMemory, err = parseMemory(f.maxMemory); err != nil {
 		return o, fmt.Errorf("--max-memory: %v", err)
 	}
 	if f.workers < 0 {
@@ -235,6 +235,15 @@ func residentBytes() int64 {
 	return pages * int64(os.Getpagesize())
 }
 
+// parseMemory is parseBytes for --max-memory: at least 32MB.
+func parseMemory(s string) (int64, error) {
+	n, err := parseBytes(s)
+	if err == nil && n != 0 && n < 32<<20 {
+		return 0, fmt.Errorf("%q: near-duplicate detection needs at least 32MB", s)
+	}
+	return n, err
+}
+
 // parseBytes reads a size: a number of bytes with an optional unit, KB,
 // MB, GB or TB (powers of 1024; KiB, MiB, ... and k, M, G are read the
 // same). "" and "0" mean the default.
@@ -255,11 +264,7 @@ func parseBytes(s string) (int64, error) {
 	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
 		return 0, fmt.Errorf("%q: want a size such as 512MB or 2GB", s)
 	}
-	n := int64(v * float64(mult))
-	if n != 0 && n < 32<<20 {
-		return 0, fmt.Errorf("%q: near-duplicate detection needs at least 32MB", s)
-	}
-	return n, nil
+	return int64(v * float64(mult)), nil
 }
 
 // storeWant is the index settings asked for on the command line: nil

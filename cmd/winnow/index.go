@@ -13,9 +13,9 @@ import (
 )
 
 type indexFlags struct {
-	dir, out, method string
-	k                int
-	threshold        float64
+	dir, out, method, cache string
+	k                       int
+	threshold               float64
 }
 
 func newIndexCmd() *cobra.Command {
@@ -49,6 +49,7 @@ created with; giving others later is an error.`,
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&f.dir, "index", "", "index folder (required)")
 	pf.StringVar(&f.method, "method", dedup.DefaultStoreOptions().Method.String(), "a new index's method: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
+	pf.StringVar(&f.cache, "cache", "512MB", "the index's block cache (e.g. 128MB, 1GB): memory taken as its tables are read, for their bloom filters and index blocks first")
 	pf.IntVar(&f.k, "k", 3, "a new SimHash index's Hamming distance of a near-duplicate (0-8)")
 	pf.Float64Var(&f.threshold, "threshold", 0.8, "a new MinHash or SimHash index's estimated Jaccard similarity of a near-duplicate")
 	cmd.AddCommand(f.addCmd(), f.queryCmd(), f.deleteCmd(), f.statsCmd())
@@ -142,13 +143,20 @@ func (f *indexFlags) withStore(fn func(*cobra.Command, []string, *dedup.Store) e
 		if err != nil {
 			return usagef("%v", err)
 		}
-		open := dedup.OpenExistingStore
+		cache, err := parseBytes(f.cache)
+		if err != nil {
+			return usagef("index: --cache: %v", err)
+		}
+		oo := dedup.OpenOptions{CacheBytes: cache}
+		open := func(dir string, want *dedup.StoreOptions) (*dedup.Store, error) {
+			return dedup.OpenExistingStoreWith(dir, want, oo)
+		}
 		if cmd.Name() == "add" {
 			// Only add makes an index, and says so.
 			open = func(dir string, want *dedup.StoreOptions) (*dedup.Store, error) {
-				st, err := dedup.OpenExistingStore(dir, want)
+				st, err := dedup.OpenExistingStoreWith(dir, want, oo)
 				if errors.Is(err, dedup.ErrNoStore) {
-					if st, err = dedup.OpenStore(dir, want); err == nil {
+					if st, err = dedup.OpenStoreWith(dir, want, oo); err == nil {
 						fmt.Fprintf(cmd.ErrOrStderr(), "index %s created (%v)\n", dir, st.Options())
 					}
 				}

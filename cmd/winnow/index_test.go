@@ -36,6 +36,14 @@ func TestIndexCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("query: exit code %d", code)
 	}
+	// The block cache's bound changes no answer; a bound that is no size
+	// is a usage error.
+	if small, code := run(t, "index", "query", newer, "--index", idx, "--cache", "8MB"); code != 0 || small != out {
+		t.Errorf("query with --cache 8MB: exit code %d, output %q, want %q", code, small, out)
+	}
+	if _, code := run(t, "index", "query", newer, "--index", idx, "--cache", "lots"); code != 2 {
+		t.Errorf("--cache lots: exit code %d, want 2", code)
+	}
 	var recs []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var m map[string]any

@@ -18,6 +18,7 @@ import (
 
 type serveFlags struct {
 	listen, templates, rules, index, tokenFile string
+	indexCache                                 string
 	maxBody                                    int64
 	maxInflight, maxQueue                      int
 	allowFetch                                 []string
@@ -67,6 +68,7 @@ then syncs and closes the index. Logs are JSON lines on stderr.`,
 	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates (winnow run --templates)")
 	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them")
 	fl.StringVar(&f.index, "index", "", "near-duplicate index folder, created when missing (see winnow index); needed by /v1/duplicates")
+	fl.StringVar(&f.indexCache, "index-cache", "512MB", "the index's block cache (e.g. 128MB, 1GB): memory taken as its tables are read, for their bloom filters and index blocks first")
 	fl.StringVar(&f.tokenFile, "token-file", "", "file holding the bearer token that requests must carry")
 	fl.Int64Var(&f.maxBody, "max-body-bytes", serve.DefaultMaxBodyBytes, "largest request body (a batch may be 64 times larger); larger ones get 413")
 	fl.IntVar(&f.maxInflight, "max-inflight", 0, "most requests worked on at once (default: 1 per core)")
@@ -85,6 +87,10 @@ func (f serveFlags) config(logger *slog.Logger) (serve.Config, error) {
 			return serve.Config{}, err
 		}
 	}
+	indexCache, err := parseBytes(f.indexCache)
+	if err != nil {
+		return serve.Config{}, usagef("--index-cache: %v", err)
+	}
 	token, err := serve.ReadTokenFile(f.tokenFile)
 	if err != nil {
 		return serve.Config{}, err
@@ -97,15 +103,16 @@ func (f serveFlags) config(logger *slog.Logger) (serve.Config, error) {
 		return serve.Config{}, err
 	}
 	return serve.Config{
-		Stages:       pipeline.Stages{Extract: extract.Options{MaxPageBytes: int(f.maxBody)}, Rules: rules},
-		TemplatesDir: f.templates,
-		IndexDir:     f.index,
-		Token:        token,
-		MaxBodyBytes: f.maxBody,
-		MaxInflight:  f.maxInflight,
-		MaxQueue:     f.maxQueue,
-		AllowFetch:   f.allowFetch,
-		Logger:       logger,
+		Stages:          pipeline.Stages{Extract: extract.Options{MaxPageBytes: int(f.maxBody)}, Rules: rules},
+		TemplatesDir:    f.templates,
+		IndexDir:        f.index,
+		IndexCacheBytes: indexCache,
+		Token:           token,
+		MaxBodyBytes:    f.maxBody,
+		MaxInflight:     f.maxInflight,
+		MaxQueue:        f.maxQueue,
+		AllowFetch:      f.allowFetch,
+		Logger:          logger,
 	}, nil
 }
 

@@ -220,6 +220,7 @@ func TestServeUsage(t *testing.T) {
 		{"empty token file", []string{"--token-file", empty}, 1},
 		{"missing token file", []string{"--token-file", filepath.Join(dir, "nope")}, 1},
 		{"bad max-body-bytes", []string{"--max-body-bytes", "0"}, 2},
+		{"bad index-cache", []string{"--index-cache", "lots"}, 2},
 		{"bad allow-fetch", []string{"--allow-fetch", "http://a.example/"}, 1},
 		{"an argument", []string{"extra"}, 2},
 	}
