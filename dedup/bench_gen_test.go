@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -31,6 +32,13 @@ import (
 //	WINNOW_BENCH_DOCS=1000000 go test ./dedup -run '^$' -bench StoreQuery -benchtime 20000x -timeout 2h
 //
 // Each reports, besides its time, the candidates checked per query.
+//
+// BenchmarkStoreQuery keeps its indexes in WINNOW_BENCH_INDEX, when set
+// (a folder per sub-benchmark), and queries an index found there that
+// holds the collection without adding it again (no add time is then
+// reported): a collection of ten million takes 40 minutes to add, and
+// may be queried with several settings. WINNOW_BENCH_CACHE sets the
+// block cache (dedup.OpenOptions.CacheBytes, in MB).
 
 // benchDocs is the collection size: WINNOW_BENCH_DOCS, else def.
 func benchDocs(b *testing.B, def int) int {
@@ -286,7 +294,29 @@ func BenchmarkStoreQuery(b *testing.B) {
 // document (after the timed loop: b.Loop's start clears the metrics).
 func benchStore(b *testing.B, opts *dedup.StoreOptions, n int, batch func(lo, hi int) []dedup.Entry) (st *dedup.Store, report func()) {
 	b.Helper()
-	st, err := dedup.OpenStore(b.TempDir(), opts)
+	var oo dedup.OpenOptions
+	if v := os.Getenv("WINNOW_BENCH_CACHE"); v != "" {
+		mb, err := strconv.Atoi(v)
+		if err != nil || mb < 1 {
+			b.Fatalf("WINNOW_BENCH_CACHE=%q: want a number of MB", v)
+		}
+		oo.CacheBytes = int64(mb) << 20
+	}
+	dir := b.TempDir()
+	if keep := os.Getenv("WINNOW_BENCH_INDEX"); keep != "" {
+		dir = filepath.Join(keep, strings.ReplaceAll(b.Name(), "/", "-"))
+		if st, err := dedup.OpenExistingStoreWith(dir, opts, oo); err == nil {
+			s, err := st.Stats()
+			if err == nil && s.Documents == n {
+				b.Cleanup(func() { st.Close() })
+				b.Logf("%s: %d documents held, %d bytes on disk (%v); not added again", dir, n, s.DiskBytes, st.Options())
+				return st, func() { b.ReportMetric(float64(s.DiskBytes)/float64(n), "disk-B/doc") }
+			}
+			st.Close()
+			b.Fatalf("%s holds %d documents, not %d (%v): remove it", dir, s.Documents, n, err)
+		}
+	}
+	st, err := dedup.OpenStoreWith(dir, opts, oo)
 	if err != nil {
 		b.Fatal(err)
 	}
