@@ -249,13 +249,14 @@ type OpenOptions struct {
 // DefaultCacheBytes is a store's block cache when OpenOptions leave it
 // unset. A query seeks each of its bands through the bloom filter of a
 // table at each level, and a table's filter is one block: when the
-// filters and index blocks (about 36 bytes a MinHash document) do not
-// fit, each query reloads some, and a bottom-level table's filter is
-// megabytes. On a million generated documents a query of a held
-// document took 200 µs at the median and 4.3 ms at p99 with 64 MB, and
-// 180 µs and 0.6-1.1 ms with 128 MB; on ten million (4.1 GB) a query
-// of an unrelated document took 2.7 ms at the median and 29 ms at p99
-// with 128 MB. 512 MB holds them for about fourteen million documents.
+// filters and index blocks (39 bytes a MinHash document: 24.7 and 14.3)
+// do not fit, each query reloads some, up to 2 MB a filter. On a
+// million generated documents a query of a held document took 200 µs
+// at the median and 4.3 ms at p99 with 64 MB, and 180 µs and 0.6-1.1 ms
+// with 128 MB; on ten million (4.1 GB) a query of an unrelated document
+// took 2.7 ms at the median and 29 ms at p99 with 128 MB, 78 µs and
+// 0.48 ms with 512 MB, which holds them for about thirteen million
+// documents.
 const DefaultCacheBytes = 512 << 20
 
 func storePebbleOptions(o OpenOptions) pebble.Options {

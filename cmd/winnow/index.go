@@ -12,6 +12,12 @@ import (
 	"github.com/winnow-go/winnow/pipeline"
 )
 
+// indexCacheUsage is the help of winnow index --cache and winnow serve
+// --index-cache, defaultIndexCache their default.
+const indexCacheUsage = "the index's block cache (e.g. 128MB, 1GB): memory taken as its tables are read, for their bloom filters and index blocks first"
+
+var defaultIndexCache = fmt.Sprintf("%dMB", dedup.DefaultCacheBytes>>20)
+
 type indexFlags struct {
 	dir, out, method, cache string
 	k                       int
@@ -49,7 +55,7 @@ created with; giving others later is an error.`,
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&f.dir, "index", "", "index folder (required)")
 	pf.StringVar(&f.method, "method", dedup.DefaultStoreOptions().Method.String(), "a new index's method: simhash, minhash, md5, tfidf, longsent, heavysent or lexrand")
-	pf.StringVar(&f.cache, "cache", "512MB", "the index's block cache (e.g. 128MB, 1GB): memory taken as its tables are read, for their bloom filters and index blocks first")
+	pf.StringVar(&f.cache, "cache", defaultIndexCache, indexCacheUsage)
 	pf.IntVar(&f.k, "k", 3, "a new SimHash index's Hamming distance of a near-duplicate (0-8)")
 	pf.Float64Var(&f.threshold, "threshold", 0.8, "a new MinHash or SimHash index's estimated Jaccard similarity of a near-duplicate")
 	cmd.AddCommand(f.addCmd(), f.queryCmd(), f.deleteCmd(), f.statsCmd())

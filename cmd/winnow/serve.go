@@ -68,7 +68,7 @@ then syncs and closes the index. Logs are JSON lines on stderr.`,
 	fl.StringVar(&f.templates, "templates", "", "folder of saved site templates (winnow run --templates)")
 	fl.StringVar(&f.rules, "rules", "", "per-site XPath/CSS rules: a YAML or FiveFilters file, or a folder of them")
 	fl.StringVar(&f.index, "index", "", "near-duplicate index folder, created when missing (see winnow index); needed by /v1/duplicates")
-	fl.StringVar(&f.indexCache, "index-cache", "512MB", "the index's block cache (e.g. 128MB, 1GB): memory taken as its tables are read, for their bloom filters and index blocks first")
+	fl.StringVar(&f.indexCache, "index-cache", defaultIndexCache, indexCacheUsage)
 	fl.StringVar(&f.tokenFile, "token-file", "", "file holding the bearer token that requests must carry")
 	fl.Int64Var(&f.maxBody, "max-body-bytes", serve.DefaultMaxBodyBytes, "largest request body (a batch may be 64 times larger); larger ones get 413")
 	fl.IntVar(&f.maxInflight, "max-inflight", 0, "most requests worked on at once (default: 1 per core)")
