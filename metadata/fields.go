@@ -66,6 +66,7 @@ func (c *collector) title(pageType string) valued {
 	if c.agreed {
 		h := unnumbered(c.anchorCut, refs) // cutSite(c.anchor.text, c.site.val, c.host)
 		h = c.restored(h, refs)
+		h = c.asWritten(h, refs)
 		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) || sameText(h, c.ld.crumb) {
 			return valued{h, SourceHeadline}
 		}
@@ -152,6 +153,41 @@ func (c *collector) restored(h string, refs []valued) string {
 		return h
 	}
 	return h
+}
+
+// asWritten is the heading h as a structured title writes it when the
+// heading's markup lost a separator the title has: a label and the
+// headline set in two elements ("Info" "Ultimate Guide" under a title
+// "Info - Ultimate Guide"). The title (its site's name cut) must read as
+// h, character for character, but for white space and more separator
+// marks; a dash or quotes written otherwise, capitals or an emoji keep
+// the heading's text.
+func (c *collector) asWritten(h string, refs []valued) string {
+	hs, hn := bare(h)
+	for _, r := range refs {
+		t := cutSite(r.val, c.site.val, c.host)
+		if ts, tn := bare(t); tn > hn && ts == hs {
+			return t
+		}
+	}
+	return h
+}
+
+// bare is s without white space and separator marks
+// (titleSeparatorMarks), and how many separator marks it had.
+func bare(s string) (string, int) {
+	n := 0
+	b := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(titleSeparatorMarks, r) {
+			n++
+			return -1
+		}
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+	return b, n
 }
 
 // sectionNumber is a heading's leading section number: dotted ("3.1",

@@ -554,6 +554,25 @@ func TestTitleLostCharacters(t *testing.T) {
 	}
 }
 
+func TestTitleSeparatorTheHeadingLost(t *testing.T) {
+	for _, c := range []struct{ name, page, want string }{
+		{"a label in its own element", `<html><head><meta property="og:site_name" content="Sailing Forum"><meta property="og:title" content="Question - Which tide table is right? | Sailing Forum"></head>
+<body><h1><span class="label">Question</span> Which tide table is right?</h1></body></html>`, "Question - Which tide table is right?"},
+		{"a dash written as two hyphens", `<html><head><meta property="og:title" content="Tides Are Not Random--The Moon Sets Them"></head>
+<body><h1>Tides Are Not Random—The Moon Sets Them</h1></body></html>`, "Tides Are Not Random--The Moon Sets Them"},
+		{"another dash keeps the heading's", `<html><head><meta property="og:title" content="Reading Tides - A Sailor's Guide"></head>
+<body><h1>Reading Tides – A Sailor's Guide</h1></body></html>`, "Reading Tides – A Sailor's Guide"},
+		{"capitals keep the heading's", `<html><head><meta property="og:title" content="Reading Tides: A Sailor's Guide"></head>
+<body><h1>READING TIDES: A SAILOR'S GUIDE</h1></body></html>`, "READING TIDES: A SAILOR'S GUIDE"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.Title != c.want {
+				t.Errorf("title %q from %q, want %q", m.Title, m.Sources["title"], c.want)
+			}
+		})
+	}
+}
+
 func TestTitleInPostWithComments(t *testing.T) {
 	page := `<html><head><meta property="og:title" content="Twenty Herbs for Pest Control"></head>
 <body><article class="post has-comments"><h1>My Twenty Herbs for Pest Control in the Garden</h1><p>Text.</p></article>
