@@ -55,6 +55,8 @@ type collector struct {
 	heads        []*heading // the first maxHeads <h1>s, with the text below each
 	anchor       *heading   // the headline among them (see headline)
 	anchorCut    string     // its text with the site's name cut off
+	refs         []valued   // the structured titles (titleRefs)
+	refCuts      []string   // each of refs with the site's name cut off (cutSite)
 	agreed       bool       // a structured title names the anchor (or the page has none)
 	site         valued     // the site's own name (siteName)
 	host         string     // the page's registered domain ("newegg.com" for promotions.newegg.com), else its host name without "www."
@@ -118,7 +120,7 @@ func (h *heading) follow(t string) {
 //
 // cut is the headline's text with the site's name cut off (cutSite).
 func (c *collector) headline(site string) (h *heading, cut string, agreed bool) {
-	refs := c.titleRefs()
+	refs := c.refs
 	var cuts [maxHeads]string // each heading with the site's name cut off, for the second pass
 	for i, h := range c.heads {
 		t := cutSite(h.text, site, c.host)
@@ -222,6 +224,11 @@ func (w *collector) finish(doc *html.Node, host string) *collector {
 	c.site.val = clip(c.site.val)
 	if c.site.val == "" {
 		c.site = c.siteFromTitle()
+	}
+	c.refs = c.titleRefs()
+	c.refCuts = make([]string, len(c.refs))
+	for i, r := range c.refs {
+		c.refCuts[i] = cutSite(r.val, c.site.val, c.host)
 	}
 	c.anchor, c.anchorCut, c.agreed = c.headline(c.site.val)
 	return c

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/winnow-go/winnow/internal/textseg"
 )
@@ -51,7 +52,6 @@ func (c *collector) siteFromTitle() valued {
 // titleSeparatorMarks are the characters one of them has at least.
 const titleSeparatorMarks = "|-–—:·»/•~"
 
-var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{Zs}]+|[\s\p{Zs}]+[|]|[|][\s\p{Zs}]+|[\s\p{Zs}]*::[\s\p{Zs}]*`)
 
 // title is the headline: the <h1> headline picked when a structured
 // title agrees with it, otherwise the structured title; either with the
@@ -62,18 +62,18 @@ var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{
 // the heading is the page's own entry in its JSON-LD breadcrumbs (the
 // name the site's navigation gives it).
 func (c *collector) title(pageType string) valued {
-	refs := c.titleRefs()
+	refs := c.refs
 	if c.agreed {
 		h := unnumbered(c.anchorCut, refs) // cutSite(c.anchor.text, c.site.val, c.host)
-		h = c.restored(h, refs)
-		h = c.asWritten(h, refs)
+		h = c.restored(h)
+		h = c.asWritten(h)
 		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) || sameText(h, c.ld.crumb) {
 			return valued{h, SourceHeadline}
 		}
 	}
 	var cuts, whole []valued
-	for _, r := range refs {
-		if t := cutSite(r.val, c.site.val, c.host); t != "" {
+	for i, r := range refs {
+		if t := c.refCuts[i]; t != "" {
 			cuts = append(cuts, valued{t, r.source})
 			whole = append(whole, r)
 		}
@@ -127,7 +127,7 @@ func uniq(ws []string) []string {
 // ("Event Planning? Beginner? Guide" over an og:title "Event Planning:
 // Beginner's Guide"). When a title (its site's name cut) reads as h with
 // each "?" one to three other characters, that title is h.
-func (c *collector) restored(h string, refs []valued) string {
+func (c *collector) restored(h string) string {
 	if !strings.Contains(h, "?") {
 		return h
 	}
@@ -139,8 +139,7 @@ func (c *collector) restored(h string, refs []valued) string {
 	if err != nil {
 		return h
 	}
-	for _, r := range refs {
-		t := cutSite(r.val, c.site.val, c.host)
+	for _, t := range c.refCuts {
 		m := re.FindStringSubmatch(t)
 		if m == nil {
 			continue
@@ -162,10 +161,9 @@ func (c *collector) restored(h string, refs []valued) string {
 // h, character for character, but for white space and more separator
 // marks; a dash or quotes written otherwise, capitals or an emoji keep
 // the heading's text.
-func (c *collector) asWritten(h string, refs []valued) string {
+func (c *collector) asWritten(h string) string {
 	hs, hn := bare(h)
-	for _, r := range refs {
-		t := cutSite(r.val, c.site.val, c.host)
+	for _, t := range c.refCuts {
 		if ts, tn := bare(t); tn > hn && ts == hs {
 			return t
 		}
@@ -339,16 +337,69 @@ func longest(segs []string) int {
 
 // titleSegments splits a title at its separators (titleSeparators).
 func titleSegments(t string) []string {
-	if !strings.ContainsAny(t, titleSeparatorMarks) { // nothing titleSeparators could match
+	if !strings.ContainsAny(t, titleSeparatorMarks) { // no separator can match
 		return []string{strings.TrimSpace(t)}
 	}
 	var segs []string
 	last := 0
-	for _, s := range titleSeparators.FindAllStringIndex(t, -1) {
-		segs = append(segs, strings.TrimSpace(t[last:s[0]]))
-		last = s[1]
+	for i := 0; i < len(t); {
+		if end := separatorAt(t, i); end > i {
+			segs = append(segs, strings.TrimSpace(t[last:i]))
+			last, i = end, end
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(t[i:])
+		i += n
 	}
 	return append(segs, strings.TrimSpace(t[last:]))
+}
+
+// separatorAt is the end of the title separator that starts at t[i:], i
+// when none does. The separators, tried in this order: a mark among
+// titleSeparatorMarks with white space on both sides, white space before
+// a "|", a "|" before white space, and "::" with or without white space
+// around it. White space is that of the regexp class [\s\p{Zs}] (the
+// no-break and ideographic spaces count, U+0085 does not);
+// TestTitleSegmentsPrefilter holds this to the regexp.
+func separatorAt(t string, i int) int {
+	ws := spaces(t, i)
+	if ws > i {
+		if r, n := utf8.DecodeRuneInString(t[ws:]); strings.ContainsRune(titleSeparatorMarks, r) {
+			if end := spaces(t, ws+n); end > ws+n {
+				return end
+			}
+			if r == '|' {
+				return ws + n
+			}
+		}
+	} else if t[i] == '|' {
+		if end := spaces(t, i+1); end > i+1 {
+			return end
+		}
+	}
+	if strings.HasPrefix(t[ws:], "::") {
+		return spaces(t, ws+2)
+	}
+	return i
+}
+
+// spaces is the end of the run of white space ([\s\p{Zs}]) at t[i:].
+func spaces(t string, i int) int {
+	for i < len(t) {
+		switch c := t[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r':
+			i++
+		case c < utf8.RuneSelf:
+			return i
+		default:
+			r, n := utf8.DecodeRuneInString(t[i:])
+			if !unicode.Is(unicode.Zs, r) {
+				return i
+			}
+			i += n
+		}
+	}
+	return i
 }
 
 // size is a title segment's length in words, a Han character counting

@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"math/rand"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ var prefilterCases = []string{
 
 // randomTexts are texts drawn from the pieces the prefilters look for.
 func randomTexts(n int) []string {
-	pieces := []string{"a", "b", "Né", " ", "  ", "\t", "\n", "\u00a0", "\u2009", "\u3000", "|", "-", "–", "—",
+	pieces := []string{"a", "b", "Né", " ", "  ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "\u2009", "\u3000", "|", "-", "–", "—",
 		":", "::", "·", "»", "/", "•", "~", "<", ">", "!", "]", "[", "--", "海", "\xff"}
 	r := rand.New(rand.NewSource(1))
 	out := make([]string, n)
@@ -40,6 +41,9 @@ func TestFold(t *testing.T) {
 		}
 	}
 }
+
+// titleSeparators is what separatorAt reads, as a regexp.
+var titleSeparators = regexp.MustCompile(`[\s\p{Zs}]+[|\-–—:·»/•~][\s\p{Zs}]+|[\s\p{Zs}]+[|]|[|][\s\p{Zs}]+|[\s\p{Zs}]*::[\s\p{Zs}]*`)
 
 func TestTitleSegmentsPrefilter(t *testing.T) {
 	for _, s := range append(prefilterCases, randomTexts(20000)...) {
