@@ -52,7 +52,6 @@ func (c *collector) siteFromTitle() valued {
 // titleSeparatorMarks are the characters one of them has at least.
 const titleSeparatorMarks = "|-–—:·»/•~"
 
-
 // title is the headline: the <h1> headline picked when a structured
 // title agrees with it, otherwise the structured title; either with the
 // site's name cut off. A service page's <h1> is more often a slogan
