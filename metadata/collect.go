@@ -473,7 +473,7 @@ func (c *collector) lines(n *html.Node, k kinds) {
 		n.DataAtom != atom.Button && n.DataAtom != atom.Form && n.DataAtom != atom.Input && n.DataAtom != atom.Select {
 		c.bylines = append(c.bylines, c.nameIn(n, t))
 	}
-	if date && !author && len(c.datedBy) < maxKept && byPrefix.MatchString(t) && !c.cardByline(t) {
+	if date && !author && len(c.datedBy) < maxKept && mayOpenByline(t) && byPrefix.MatchString(t) && !c.cardByline(t) {
 		c.datedBy = append(c.datedBy, t)
 	}
 	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
@@ -824,6 +824,33 @@ func (c *collector) opensWithWord(n *html.Node) bool {
 		return c.byOK
 	}
 	return false
+}
+
+// mayOpenByline is a cheap test before byPrefix: false only where
+// byPrefix cannot match. t's first word, after white space and an opening
+// bracket, is one of byWords or of the words byPrefix takes from a line a
+// class marks ("Af", "Του", "Της"), or t opens with an ideograph or kana.
+func mayOpenByline(t string) bool {
+	t = trimLeftSpace(t)
+	if t != "" && (t[0] == '[' || t[0] == '(' || strings.HasPrefix(t, "【") || strings.HasPrefix(t, "（")) {
+		_, n := utf8.DecodeRuneInString(t)
+		t = trimLeftSpace(t[n:])
+	}
+	if t == "" {
+		return false
+	}
+	if cjkFirst(t) {
+		return true
+	}
+	if startsByWord(t) {
+		return true
+	}
+	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(t)
+	}
+	w := t[:end]
+	return strings.EqualFold(w, "af") || strings.EqualFold(w, "του") || strings.EqualFold(w, "της") // Σ folds to ς too
 }
 
 // startsByWord says whether t (not "") opens with one of byWords.

@@ -44,12 +44,10 @@ func (c *collector) siteFromTitle() valued {
 	return valued{}
 }
 
-// titleSeparators split a <title> or og:title into the headline and the
-// site's name.
-// White space around them may be a no-break space ("IAM overview\u00a0|\u00a0
-// Identity and Access Management").
-//
-// titleSeparatorMarks are the characters one of them has at least.
+// titleSeparatorMarks are the marks of the separators that split a
+// <title> or og:title into the headline and the site's name (see
+// separatorAt). White space around them may be a no-break space ("IAM
+// overview\u00a0|\u00a0Identity and Access Management").
 const titleSeparatorMarks = "|-–—:·»/•~"
 
 // title is the headline: the <h1> headline picked when a structured
@@ -334,7 +332,7 @@ func longest(segs []string) int {
 	return best
 }
 
-// titleSegments splits a title at its separators (titleSeparators).
+// titleSegments splits a title at its separators (separatorAt).
 func titleSegments(t string) []string {
 	if !strings.ContainsAny(t, titleSeparatorMarks) { // no separator can match
 		return []string{strings.TrimSpace(t)}

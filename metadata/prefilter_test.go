@@ -85,3 +85,17 @@ func TestMaySplit(t *testing.T) {
 		}
 	}
 }
+
+func TestMayOpenByline(t *testing.T) {
+	cases := append(prefilterCases, "By Ann Lee", "by: Ann", "BY ANN", "Von Ann", "Af Ann Lee", "Του Γιώργου", "ΤΗΣ Μαρίας",
+		"Written by Ann", "Posted by Ann", "Photos by Ann", "Автор: Анна", "[作者：李妍]", "（记者 王）", "本報記者王小红",
+		"本报記者王", "  (By Ann)", "Byline", "Bylines by Ann", "de Ana", "Text: Ann", "Autorin Ann")
+	r := strings.NewReplacer("a", "by ", "b", "Af ", "Né", "ΤΗΣ ", "海", "作者：", "<", "(", ">", "【", "!", "written ")
+	for _, s := range append(cases, randomTexts(20000)...) {
+		for _, s := range []string{s, r.Replace(s)} {
+			if byPrefix.MatchString(s) && !mayOpenByline(s) {
+				t.Errorf("mayOpenByline(%q) = false, but byPrefix matches it", s)
+			}
+		}
+	}
+}
