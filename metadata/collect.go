@@ -56,7 +56,7 @@ type collector struct {
 	anchor       *heading   // the headline among them (see headline)
 	anchorCut    string     // its text with the site's name cut off
 	refs         []valued   // the structured titles (titleRefs)
-	refCuts      []string   // each of refs with the site's name cut off (cutSite)
+	refCuts      []string   // each of refs with the site's name cut off, once refCut has cut it
 	agreed       bool       // a structured title names the anchor (or the page has none)
 	site         valued     // the site's own name (siteName)
 	host         string     // the page's registered domain ("newegg.com" for promotions.newegg.com), else its host name without "www."
@@ -227,9 +227,6 @@ func (w *collector) finish(doc *html.Node, host string) *collector {
 	}
 	c.refs = c.titleRefs()
 	c.refCuts = make([]string, len(c.refs))
-	for i, r := range c.refs {
-		c.refCuts[i] = cutSite(r.val, c.site.val, c.host)
-	}
 	c.anchor, c.anchorCut, c.agreed = c.headline(c.site.val)
 	return c
 }

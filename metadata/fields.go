@@ -59,9 +59,31 @@ const titleSeparatorMarks = "|-–—:·»/•~"
 // the heading is the page's own entry in its JSON-LD breadcrumbs (the
 // name the site's navigation gives it).
 func (c *collector) title(pageType string) valued {
+	t := c.headlineOrRef(pageType)
+	if homeLabel(t.val) && c.site.val != "" {
+		// "Home", the site's navigation's name for its front page, says
+		// nothing of it; the site's name does.
+		return c.site
+	}
+	return t
+}
+
+// homeLabel says whether a title is only a navigation's word for a
+// front page.
+func homeLabel(t string) bool {
+	switch strings.Join(words(t), " ") {
+	case "home", "homepage", "home page", "startseite", "accueil", "inicio", "главная", "首页":
+		return true
+	}
+	return false
+}
+
+// headlineOrRef is the title as the headline or a structured title
+// gives it (see title).
+func (c *collector) headlineOrRef(pageType string) valued {
 	refs := c.refs
 	if c.agreed {
-		h := unnumbered(c.anchorCut, refs) // cutSite(c.anchor.text, c.site.val, c.host)
+		h := unnumbered(unlabelled(c.anchorCut), refs)
 		h = c.restored(h)
 		h = c.asWritten(h)
 		if pageType != "service" || len(refs) == 0 || segmentOf(h, refs[0].val) || sameText(h, c.ld.crumb) {
@@ -70,7 +92,7 @@ func (c *collector) title(pageType string) valued {
 	}
 	var cuts, whole []valued
 	for i, r := range refs {
-		if t := c.refCuts[i]; t != "" {
+		if t := c.refCut(i); t != "" {
 			cuts = append(cuts, valued{t, r.source})
 			whole = append(whole, r)
 		}
@@ -136,7 +158,8 @@ func (c *collector) restored(h string) string {
 	if err != nil {
 		return h
 	}
-	for _, t := range c.refCuts {
+	for i := range c.refs {
+		t := c.refCut(i)
 		m := re.FindStringSubmatch(t)
 		if m == nil {
 			continue
@@ -159,13 +182,29 @@ func (c *collector) restored(h string) string {
 // marks; a dash or quotes written otherwise, capitals or an emoji keep
 // the heading's text.
 func (c *collector) asWritten(h string) string {
-	hs, hn := bare(h)
-	for _, t := range c.refCuts {
+	var hs string
+	hn := -1
+	for i, r := range c.refs {
+		if strings.Contains(r.val, h) {
+			continue // the title writes h as it is: the usual page
+		}
+		if hn < 0 {
+			hs, hn = bare(h)
+		}
+		t := c.refCut(i)
 		if ts, tn := bare(t); tn > hn && ts == hs {
 			return t
 		}
 	}
 	return h
+}
+
+// refCut is c.refs[i] with the site's name cut off (cutSite), cut once.
+func (c *collector) refCut(i int) string {
+	if c.refCuts[i] == "" {
+		c.refCuts[i] = cutSite(c.refs[i].val, c.site.val, c.host)
+	}
+	return c.refCuts[i]
 }
 
 // bare is s without white space and separator marks
@@ -183,6 +222,18 @@ func bare(s string) (string, int) {
 		return r
 	}, s)
 	return b, n
+}
+
+// titleLabel opens a heading that labels its text as the title, as a
+// catalogue's or a paper's page does ("Title: On Tides").
+var titleLabel = regexp.MustCompile(`(?i)^(?:title|titel|titre|título|titolo|tytuł|название|标题|標題)\s*[:：]\s*`)
+
+// unlabelled is h without a leading title label (titleLabel).
+func unlabelled(h string) string {
+	if m := titleLabel.FindStringIndex(h); m != nil && m[1] < len(h) {
+		return h[m[1]:]
+	}
+	return h
 }
 
 // sectionNumber is a heading's leading section number: dotted ("3.1",

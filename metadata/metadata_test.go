@@ -528,6 +528,8 @@ func TestTitleSectionNumber(t *testing.T) {
 <body><h1>12 - Reading the Tables</h1></body></html>`, "Reading the Tables"},
 		{"a number the title writes too", `<html><head><title>2.4. Data Structures — Harbour Manual</title></head>
 <body><h1>2.4. Data Structures</h1></body></html>`, "2.4. Data Structures"},
+		{"a label that says title", `<html><head><title>[2512.0001] On Tides</title></head>
+<body><h1><span class="descriptor">Title:</span>On Tides</h1></body></html>`, "On Tides"},
 		{"a count that opens a headline", `<html><head><title>Common Food Myths Debunked</title></head>
 <body><h1>9 Common Food Myths Debunked</h1></body></html>`, "9 Common Food Myths Debunked"},
 	} {
@@ -564,6 +566,22 @@ func TestTitleSeparatorTheHeadingLost(t *testing.T) {
 <body><h1>Reading Tides – A Sailor's Guide</h1></body></html>`, "Reading Tides – A Sailor's Guide"},
 		{"capitals keep the heading's", `<html><head><meta property="og:title" content="Reading Tides: A Sailor's Guide"></head>
 <body><h1>READING TIDES: A SAILOR'S GUIDE</h1></body></html>`, "READING TIDES: A SAILOR'S GUIDE"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.Title != c.want {
+				t.Errorf("title %q from %q, want %q", m.Title, m.Sources["title"], c.want)
+			}
+		})
+	}
+}
+
+func TestTitleHomeLabel(t *testing.T) {
+	for _, c := range []struct{ name, page, want string }{
+		{"a front page titled Home", `<html><head><meta property="og:site_name" content="The Tide Guide"><meta property="og:title" content="Home">
+<title>Home - The Tide Guide</title></head><body><p>Tables.</p></body></html>`, "The Tide Guide"},
+		{"no site name to give", `<html><head><title>Home</title></head><body><p>Tables.</p></body></html>`, "Home"},
+		{"a headline with the word", `<html><head><meta property="og:site_name" content="The Tide Guide"><title>Home Tides | The Tide Guide</title></head>
+<body><h1>Home Tides</h1></body></html>`, "Home Tides"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if m := read(t, c.page, ""); m.Title != c.want {
