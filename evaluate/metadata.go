@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/gz"
 	"github.com/winnow-go/winnow/internal/jsonl"
 	"github.com/winnow-go/winnow/internal/par"
@@ -26,7 +28,7 @@ import (
 )
 
 // MetadataDatasets are the sets with metadata gold, in a fixed order.
-var MetadataDatasets = []string{"wcxb-dev-even", "htmldate"}
+var MetadataDatasets = []string{"wcxb-dev-even", "htmldate", "cleaneval-zh"}
 
 // MetadataPeers are the tools whose metadata outputs on the same pages
 // are committed in testdata/peers (peers/cmd/peermeta writes them).
@@ -55,6 +57,9 @@ type MetaDataset struct {
 	// DateRule is "accuracy" (WCXB) or "htmldate" (TP/FP/FN).
 	Titles, Authors bool
 	DateRule        string
+	// HanNames: the author gold writes Chinese names apart with white
+	// space or "、" as well ("宋怡 杨志华"), and the parts split there too.
+	HanNames bool
 }
 
 // LoadMetadata reads one of MetadataDatasets from the shared data folder.
@@ -83,6 +88,8 @@ func LoadMetadata(dataDir, name string) (*MetaDataset, error) {
 				Title: nonEmpty(m.Title), Author: nonEmpty(m.Author), Date: nonEmpty(m.Date)})
 		}
 		return ds, nil
+	case "cleaneval-zh":
+		return loadCleanevalMeta(filepath.Join(dataDir, "extract", name))
 	case "htmldate":
 		dir := filepath.Join(dataDir, "metadata", name)
 		meta, err := jsonl.ReadFile[struct {
@@ -104,6 +111,73 @@ func LoadMetadata(dataDir, name string) (*MetaDataset, error) {
 		return ds, nil
 	}
 	return nil, fmt.Errorf("%w %q (metadata sets: %s)", ErrUnknownDataset, name, strings.Join(MetadataDatasets, ", "))
+}
+
+// loadCleanevalMeta reads cleaneval-zh's author and date gold from its
+// meta.tsv (author_gold, date_gold) for the pages under html/, which keep
+// their original bytes after the CleanEval wrapper line (its URL is the
+// page's). "UNKNOWN" (once misspelt "UNKNWON"), an empty cell and a date
+// cell that holds no date (one holds a name) are null. A date is its
+// calendar day ("2005-5-7 21:23:57" is 2005-05-07), or its month or year
+// when the gold gives no more ("1998-3", "2018").
+func loadCleanevalMeta(dir string) (*MetaDataset, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "meta.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
+	head := strings.Split(lines[0], "\t")
+	col := func(name string) int { return slices.Index(head, name) }
+	id, author, date := col("id"), col("author_gold"), col("date_gold")
+	if id < 0 || author < 0 || date < 0 {
+		return nil, fmt.Errorf("evaluate: %s/meta.tsv has no id, author_gold or date_gold column", dir)
+	}
+	ds := &MetaDataset{Name: "cleaneval-zh", Authors: true, DateRule: "accuracy", HanNames: true}
+	for i, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if len(f) != len(head) {
+			return nil, fmt.Errorf("evaluate: %s/meta.tsv line %d: %d fields, want %d", dir, i+2, len(f), len(head))
+		}
+		b, err := gz.ReadFile(filepath.Join(dir, "html", f[id]+".html.gz"))
+		if err != nil {
+			return nil, err
+		}
+		u, body := extract.StripTextWrapper(b)
+		ds.Pages = append(ds.Pages, MetaPage{ID: f[id], URL: u, HTML: body, Domain: hostOf(u),
+			Author: known(f[author]), Date: goldDay(f[date])})
+	}
+	return ds, nil
+}
+
+// known is a gold cell, nil when it is empty or says UNKNOWN.
+func known(s string) *string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.EqualFold(s, "UNKNOWN") || strings.EqualFold(s, "UNKNWON") {
+		return nil
+	}
+	return &s
+}
+
+var goldDate = regexp.MustCompile(`^(\d{4})(?:[-/.年](\d{1,2})(?:[-/.月](\d{1,2}))?)?`)
+
+// goldDay is a gold date cell as YYYY-MM-DD, YYYY-MM or YYYY, nil when it
+// holds no date.
+func goldDay(s string) *string {
+	m := goldDate.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return nil
+	}
+	d := m[1]
+	for _, p := range m[2:] {
+		if p == "" {
+			break
+		}
+		if len(p) == 1 {
+			p = "0" + p
+		}
+		d += "-" + p
+	}
+	return &d
 }
 
 func nonEmpty(s *string) *string {
@@ -251,7 +325,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 			titleF1 += ps.TitleF1
 		}
 		if ds.Authors {
-			ps.AuthorOK = authorCorrect(p.Author, o.Authors)
+			ps.AuthorOK = authorCorrect(p.Author, o.Authors, ds.HanNames)
 			tally(&s.AuthorWith, &s.AuthorWithout, p.Author != nil, ps.AuthorOK)
 		}
 		switch ds.DateRule {
@@ -332,18 +406,27 @@ var authorParts = regexp.MustCompile(`\s*(?:,|&|\band\b)\s*`)
 // authorCorrect: with no gold the page is right only without output;
 // otherwise the multisets of parts (split at commas, "&" and "and") must
 // be equal. Several output authors are written joined by ", ".
-func authorCorrect(gold *string, out []string) bool {
+//
+// With hanNames (cleaneval-zh) the parts split at white space and "、"
+// too.
+func authorCorrect(gold *string, out []string, hanNames bool) bool {
 	o := normMeta(strings.Join(out, ", "))
 	if gold == nil {
 		return o == ""
 	}
-	a, b := parts(normMeta(*gold)), parts(o)
+	a, b := parts(normMeta(*gold), hanNames), parts(o, hanNames)
 	return len(a) == len(b) && len(a) > 0 && textseg.Common(a, b) == len(a)
 }
 
-func parts(s string) []string {
+var hanNameParts = regexp.MustCompile(`\s*(?:,|&|\band\b|、|\s)\s*`)
+
+func parts(s string, hanNames bool) []string {
+	re := authorParts
+	if hanNames {
+		re = hanNameParts
+	}
 	var out []string
-	for _, p := range authorParts.Split(s, -1) {
+	for _, p := range re.Split(s, -1) {
 		if p != "" {
 			out = append(out, p)
 		}
@@ -361,8 +444,8 @@ func dateCorrect(gold *string, out string) bool {
 		return false
 	}
 	g := *gold
-	if len(g) == 7 && len(out) >= 7 {
-		return out[:7] == g
+	if (len(g) == 4 || len(g) == 7) && len(out) >= len(g) { // a year or a month only
+		return out[:len(g)] == g
 	}
 	return len(out) >= 10 && out[:10] == g
 }

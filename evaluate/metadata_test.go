@@ -60,3 +60,41 @@ func TestMetadataBaseline(t *testing.T) {
 	}
 	bl.save(t, measured == len(MetadataDatasets))
 }
+
+func TestCleanevalGold(t *testing.T) {
+	for in, want := range map[string]string{"2005-5-7 21:23:57": "2005-05-07", "2005-07-31 12:30": "2005-07-31",
+		"1998-3": "1998-03", "2018": "2018", "2005年8月12日": "2005-08-12", "刘涛": "", "UNKNOWN": ""} {
+		got := ""
+		if d := goldDay(in); d != nil {
+			got = *d
+		}
+		if got != want {
+			t.Errorf("goldDay(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, s := range []string{"", " ", "UNKNOWN", "UNKNWON"} {
+		if known(s) != nil {
+			t.Errorf("known(%q) is not null", s)
+		}
+	}
+	two := "宋怡 杨志华"
+	for _, c := range []struct {
+		out  []string
+		han  bool
+		want bool
+	}{
+		{[]string{"宋怡", "杨志华"}, true, true},
+		{[]string{"杨志华", "宋怡"}, true, true},
+		{[]string{"宋怡"}, true, false},
+		{[]string{"宋怡", "杨志华"}, false, false}, // WCXB's rule parts at commas only
+	} {
+		if got := authorCorrect(&two, c.out, c.han); got != c.want {
+			t.Errorf("authorCorrect(%q, %q, %v) = %v", two, c.out, c.han, got)
+		}
+	}
+	if !dateCorrect(ptrTo("2018"), "2018-08-23") || dateCorrect(ptrTo("2018"), "2017-08-23") || !dateCorrect(ptrTo("1998-03"), "1998-03-02") {
+		t.Error("a year or month gold does not compare the year or month")
+	}
+}
+
+func ptrTo(s string) *string { return &s }

@@ -18,7 +18,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"strings"
 	"sync"
 )
 
@@ -39,12 +41,17 @@ type Set struct {
 	// WithURL says whether the peers get the page URL from meta.jsonl.
 	// htmldate's own harness gives the HTML only, so its set does not.
 	WithURL bool
+	// Wrapped: the pages are listed in meta.tsv (an id column) instead,
+	// and each opens with a CleanEval wrapper line that names its URL
+	// (cleaneval-zh); the peers get the bytes after it.
+	Wrapped bool
 }
 
 // Sets are the sets the peers run on, in output order.
 var Sets = []Set{
 	{Name: "wcxb-dev-even", Dir: "extract/wcxb-dev-even", WithURL: true},
 	{Name: "htmldate", Dir: "metadata/htmldate"},
+	{Name: "cleaneval-zh", Dir: "extract/cleaneval-zh", WithURL: true, Wrapped: true},
 }
 
 // Page is one page of a set: its id, its URL (empty when the set gives the
@@ -58,6 +65,9 @@ type Page struct {
 // ReadPages reads a set's pages in meta.jsonl order from the data folder.
 func ReadPages(dataDir string, s Set) ([]Page, error) {
 	dir := filepath.Join(dataDir, s.Dir)
+	if s.Wrapped {
+		return readWrapped(dir, s)
+	}
 	f, err := os.Open(filepath.Join(dir, "meta.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("peers: %w", err)
@@ -85,6 +95,53 @@ func ReadPages(dataDir string, s Set) ([]Page, error) {
 		return nil, fmt.Errorf("peers: %s meta.jsonl: %w", s.Name, err)
 	}
 	return pages, nil
+}
+
+// readWrapped reads the pages of a set whose meta.tsv lists them, in its
+// order, without their CleanEval wrapper line.
+func readWrapped(dir string, s Set) ([]Page, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "meta.tsv"))
+	if err != nil {
+		return nil, fmt.Errorf("peers: %w", err)
+	}
+	lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "id\t") {
+		return nil, fmt.Errorf("peers: %s meta.tsv: no id column first", s.Name)
+	}
+	var pages []Page
+	for _, l := range lines[1:] {
+		id, _, _ := strings.Cut(l, "\t")
+		b, err := readGzip(filepath.Join(dir, "html", id+".html.gz"))
+		if err != nil {
+			return nil, err
+		}
+		u, body := unwrap(b)
+		p := Page{ID: id, HTML: body}
+		if s.WithURL {
+			p.URL = u
+		}
+		pages = append(pages, p)
+	}
+	return pages, nil
+}
+
+// wrapperLine is a CleanEval page's first line, `<text id="URL" ...>`.
+var wrapperLine = regexp.MustCompile(`^\s*<text\s[^>\n]*?\bid="([^"]*)"[^>\n]*>[ \t\r]*\n`)
+
+// unwrap is a page's URL and bytes without the CleanEval wrapper line
+// and the "</text>" that closes it, as winnow's extract.StripTextWrapper
+// reads them (this module does not import winnow). TestUnwrap checks the
+// URL of every page of the set against meta.tsv.
+func unwrap(b []byte) (string, []byte) {
+	m := wrapperLine.FindSubmatchIndex(b)
+	if m == nil {
+		return "", b
+	}
+	body := b[m[1]:]
+	if t := bytes.TrimRight(body, " \t\r\n"); bytes.HasSuffix(t, []byte("</text>")) {
+		body = t[:len(t)-len("</text>")]
+	}
+	return string(b[m[2]:m[3]]), body
 }
 
 func readGzip(path string) ([]byte, error) {

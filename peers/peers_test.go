@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -184,5 +185,45 @@ func TestSplitAuthors(t *testing.T) {
 		if got := splitAuthors(tc.in); !slices.Equal(got, tc.want) || got == nil {
 			t.Errorf("splitAuthors(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestUnwrap checks that every page of the wrapped set loses its wrapper
+// line, and that the line's URL is the one meta.tsv gives the page.
+func TestUnwrap(t *testing.T) {
+	data, _ := requireDirs(t)
+	for _, s := range Sets {
+		if !s.Wrapped {
+			continue
+		}
+		pages, err := ReadPages(data, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(filepath.Join(data, s.Dir, "meta.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimRight(string(raw), "\n"), "\n")
+		urlCol := slices.Index(strings.Split(lines[0], "\t"), "url_from_cleaneval_wrapper")
+		if urlCol < 0 || len(pages) != len(lines)-1 {
+			t.Fatalf("%s: %d pages for %d meta.tsv rows, url column %d", s.Name, len(pages), len(lines)-1, urlCol)
+		}
+		wrapped := 0
+		for i, p := range pages {
+			want := strings.Split(lines[i+1], "\t")[urlCol] // "" for the pages that came without a wrapper
+			if p.URL != want || bytes.HasPrefix(bytes.TrimSpace(p.HTML), []byte("<text")) {
+				t.Errorf("%s %s: URL %q (meta.tsv %q), starts %q", s.Name, p.ID, p.URL, want, p.HTML[:min(len(p.HTML), 40)])
+			}
+			if want != "" {
+				wrapped++
+			}
+		}
+		if wrapped < len(pages)/2 {
+			t.Errorf("%s: %d of %d pages had a wrapper", s.Name, wrapped, len(pages))
+		}
+	}
+	if got, _ := unwrap([]byte("<html></html>")); got != "" {
+		t.Errorf("unwrap found a wrapper in a page without one: %q", got)
 	}
 }

@@ -25,7 +25,11 @@ func newEvalMetadataCmd() *cobra.Command {
 wcxb-dev-even (title exact match and token F1, author and publication date
 accuracy, each also split by pages with and without a gold value) and
 htmldate (publication date P, R, F and accuracy by htmldate's TP/FP/FN
-rules; the tools get the HTML only, no URL). Beside winnow it prints the
+rules; the tools get the HTML only, no URL). cleaneval-zh (69 Chinese
+pages, most in GB2312/GBK) is scored by wcxb-dev-even's author and date
+rules on the author and date gold of its meta.tsv, its Chinese names
+also parted at white space and "、"; UNKNOWN is null, and a gold month
+or year compares the month or year. Beside winnow it prints the
 figures of go-trafilatura and go-htmldate on the same pages, from their
 outputs committed in evaluate/testdata/peers (peers/cmd/peermeta).
 

@@ -31,7 +31,7 @@ func run(args []string) error {
 	fl := flag.NewFlagSet("peermeta", flag.ContinueOnError)
 	data := fl.String("data", "", "shared data folder (default: $WINNOW_DATA, else ../shared/data beside the repository)")
 	out := fl.String("out", "", "output folder (default: the main module's "+peers.OutSubdir+")")
-	set := fl.String("set", "", "run only this set (wcxb-dev-even, htmldate)")
+	set := fl.String("set", "", "run only this set (wcxb-dev-even, htmldate, cleaneval-zh)")
 	tool := fl.String("tool", "", "run only this tool (go-trafilatura, go-htmldate-extensive, go-htmldate-fast)")
 	workers := fl.Int("workers", 1, "pages run at once")
 	if err := fl.Parse(args); err != nil {
