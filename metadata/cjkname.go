@@ -37,6 +37,14 @@ var notCJKNames = set("佚名", "匿名", "未知", "本站", "本网", "本網"
 // a newspaper, an agency, a channel), never of a person's.
 const cjkOrgEnds = "网網社报報台站部刊局院"
 
+// cjkOrg says whether s is written as the name of a Chinese or Japanese
+// organisation: ideographs that end as one does (cjkOrgEnds, or 集团
+// "group" and 公司 "company").
+func cjkOrg(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return hasHan(s) && (strings.ContainsRune(cjkOrgEnds, r) || strings.HasSuffix(s, "集团") || strings.HasSuffix(s, "集團") || strings.HasSuffix(s, "公司"))
+}
+
 // isCJKName says whether s is written as a Chinese or Japanese person's
 // name: two to four ideographs or kana, or up to twelve with the middle
 // dots of a transliterated name between its parts.

@@ -58,6 +58,42 @@ func TestCJKByline(t *testing.T) {
 	}
 }
 
+// TestReporterCredit reads the reporters a Chinese news text credits in
+// brackets or on a line of their own that names the newsroom.
+func TestReporterCredit(t *testing.T) {
+	para := `<p>本周六，北京一座占地二十多公顷的新公园正式对外开放。公园内种植了数千棵树木，并建设了多个儿童游乐场和成人运动场地。</p>`
+	for line, want := range map[string][]string{
+		`<p>据新华社北京电（记者 胡晓蓉）公园内种植了数千棵树木。</p>`:    {"胡晓蓉"},
+		`<p>公园将成为城市中最大的公园之一。（总台记者 王建宏 张文攀）</p>`: {"王建宏", "张文攀"},
+		`<p>本报讯(记者 柳德新 通讯员 彭娟)公园正式对外开放。</p>`:    {"柳德新", "彭娟"},
+		`<p>光明日报记者 王建宏 张文攀 土豆，听名字就土得掉渣。</p>`:    {"王建宏", "张文攀"},
+		`<p>新京报记者 彭冲 北京报道</p>`:                  {"彭冲"},
+		`<p>河南商报记者马俊峰/文</p>`:                    {"马俊峰"},
+		`<p>□ 本报记者 葛灵丹</p>`:                     {"葛灵丹"},
+		`<p>公园开放当天（人民网记者 王泓漓 摄）</p>`:            nil, // a photographer
+		`<p><a href="/zt/">新华社记者看东北</a></p>`:    nil, // a headline
+		`<p>他告诉记者 公园很大</p>`:                     nil,
+		`<p>公园将成为城市中最大的公园之一。（记者会上，发言人表示欢迎）</p>`: nil,
+	} {
+		m := read(t, `<html><head><meta charset="utf-8"><title>北京新公园开放</title></head><body><article><h1>北京新公园开放</h1>`+
+			para+line+`</article></body></html>`, "")
+		if !slices.Equal(m.Authors, want) {
+			t.Errorf("%s: authors %q, want %q", line, m.Authors, want)
+		}
+	}
+	// A meta author that names only the publisher yields to the reporter.
+	m := read(t, `<html><head><meta charset="utf-8"><meta name="author" content="云南日报报业集团, 云南网"><title>北京新公园开放</title></head>`+
+		`<body><article><h1>北京新公园开放</h1>`+para+`<p>公园正式开放。（记者 胡晓蓉）</p></article></body></html>`, "")
+	if !slices.Equal(m.Authors, []string{"胡晓蓉"}) {
+		t.Errorf("authors %q, want the reporter over the publisher", m.Authors)
+	}
+	m = read(t, `<html><head><meta charset="utf-8"><meta name="author" content="云南网"><title>北京新公园开放</title></head>`+
+		`<body><article><h1>北京新公园开放</h1>`+para+`</article></body></html>`, "")
+	if !slices.Equal(m.Authors, []string{"云南网"}) {
+		t.Errorf("authors %q, want the publisher when no person is named", m.Authors)
+	}
+}
+
 // TestDateLineNamesAuthor reads the author a date line names first.
 func TestDateLineNamesAuthor(t *testing.T) {
 	m := read(t, `<html lang="de"><body><article><h1>Neue Studie zur Energiewende</h1>`+

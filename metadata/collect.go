@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -272,12 +273,96 @@ func (c *collector) text(n *html.Node) {
 		if c.labelledDate == "" {
 			c.dateLabel(t)
 		}
+		if len(c.prefixed) < maxKept {
+			c.credit(t)
+		}
 		for _, h := range c.heads {
 			h.follow(t)
 		}
 	}
 	c.pos += len(t) + 1
 }
+
+// reporterCredit is a Chinese news text's credit of its reporters in
+// brackets, at the end of the text or after the dateline: "（记者 胡晓蓉）",
+// "据新华社拉萨电（记者 格桑边觉）", "（总台记者 张倩）"; the newsroom may
+// stand before the title.
+var reporterCredit = regexp.MustCompile(`[（(]\s*[\p{Han}·・]{0,12}?(?:记者|記者)[\s:：]*([^（()）]{2,60})[）)]`)
+
+// reporterLine is a text that opens with a newsroom's reporter credit:
+// "光明日报记者 王建宏 张文攀", "新华日报·交汇点记者 徐睿翔", "□ 本报记者
+// 葛灵丹", "顶端新闻·河南商报记者马俊峰/文". What stands before the title
+// names a newspaper, an agency, a station or a site (it has one of
+// cjkOrgEnds): "他告诉记者" opens a sentence. A name written right after
+// the title must end at a "/".
+var reporterLine = regexp.MustCompile(`^[□■●◎\s]*([\p{Han}·・]{0,12}?)(?:记者|記者)[\s:：]*`)
+
+// credit keeps a reporter credit of the text t (reporterCredit,
+// reporterLine) as a byline: "记者 " and the names, "、" between them.
+func (c *collector) credit(t string) {
+	if !strings.Contains(t, "记者") && !strings.Contains(t, "記者") {
+		return
+	}
+	var names []string
+	if m := reporterCredit.FindStringSubmatch(t); m != nil {
+		if !photoCredit(m[1]) {
+			names = creditNames(m[1])
+		}
+	} else if m := reporterLine.FindStringSubmatchIndex(t); m != nil && strings.ContainsAny(t[m[2]:m[3]], cjkOrgEnds) {
+		names = creditNames(t[m[1]:])
+		if len(names) > 0 && m[1] == m[3]+len("记者") && !strings.HasPrefix(t[m[1]+len(names[0]):], "/") {
+			// With nothing between the title and the name, only a "/"
+			// after it ("马俊峰/文") marks it off as a name: "新华社记者看东北"
+			// is a headline.
+			names = nil
+		}
+	}
+	if len(names) > 0 {
+		c.prefixed = append(c.prefixed, "记者 "+strings.Join(names, "、"))
+	}
+}
+
+// creditNames reads the names that open s, the text after a reporter's
+// title: names of ideographs (isCJKName) apart with white space or "、",
+// each followed by one of those, the end, a "/" ("马俊峰/文") or a closing
+// bracket; a role title between them goes ("记者 柳德新 通讯员 彭娟"). A
+// word followed by anything else opens a sentence ("土豆，听名字就…") and
+// ends the names without being one; so do the words of a report ("北京报道",
+// "发自北京").
+func creditNames(s string) []string {
+	var out []string
+	for {
+		s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '、' })
+		end := strings.IndexFunc(s, func(r rune) bool { return !hanOrKana(r) && r != '·' && r != '・' })
+		if end < 0 {
+			end = len(s)
+		}
+		name, rest := s[:end], s[end:]
+		next, _ := utf8.DecodeRuneInString(rest)
+		role := slices.Contains(cjkRoles, name) // "记者 柳德新 通讯员 彭娟"
+		if name == "" || rest != "" && !unicode.IsSpace(next) && !strings.ContainsRune("、/／)）", next) ||
+			!role && (!isCJKName(name) || reportWords.MatchString(name)) {
+			return out
+		}
+		if !role {
+			out = append(out, name)
+		}
+		if rest == "" || !unicode.IsSpace(next) && next != '、' {
+			return out
+		}
+		s = rest
+	}
+}
+
+// photoCredit says whether a bracketed credit names a photographer
+// ("（人民网记者 王泓漓 摄）"), not a writer as well ("文/摄").
+func photoCredit(s string) bool {
+	s = strings.TrimSpace(s)
+	return (strings.HasSuffix(s, "摄") || strings.HasSuffix(s, "攝")) && !strings.Contains(s, "文")
+}
+
+// reportWords are the words of a dateline that follow a reporter's name.
+var reportWords = regexp.MustCompile(`报道|報道|报导|報導|发自|發自|电$|電$|摄$|攝$`)
 
 // enter reads an element; false skips its subtree.
 func (c *collector) enter(n *html.Node) bool {

@@ -508,11 +508,20 @@ func (c *collector) authors() listed {
 	// citation_authors some write) name every author; its other tags
 	// often only the first.
 	cited := cleanAuthors(citationNames(append(c.metas["citation_author"], c.metas["citation_authors"]...)))
+	var orgs listed // a meta tag's authors that are all organisations
 	for _, k := range []string{"author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
 		"dcterms.creator", "byl", "dc.contributor"} {
 		if l := cleanAuthors(c.metas[k]); len(l) > 0 {
 			if len(l) == 1 && len(cited) > 1 && cited[0] == l[0] {
 				return listed{cited, SourceMeta}
+			}
+			if !slices.ContainsFunc(l, func(n string) bool { return !cjkOrg(n) }) {
+				// "云南日报报业集团, 云南网": the publisher, named where
+				// the reporter is not; a byline in the text may name him.
+				if orgs.vals == nil {
+					orgs = listed{l, metaSource(k)}
+				}
+				continue
 			}
 			return listed{l, metaSource(k)}
 		}
@@ -546,12 +555,12 @@ func (c *collector) authors() listed {
 			return listed{l, SourceByline}
 		}
 	}
-	// No person is named anywhere: the organisation JSON-LD names as the
-	// author is the page's author.
+	// No person is named anywhere: the organisation JSON-LD or a meta
+	// tag names as the author is the page's author.
 	if l := cleanAuthors(c.ld.orgAuthors); len(l) > 0 {
 		return listed{l, SourceJSONLD}
 	}
-	return listed{}
+	return orgs
 }
 
 // personNames keeps the parts of a byline that are written as a
