@@ -44,9 +44,11 @@ func TestCJKByline(t *testing.T) {
 		`<p>本报记者 于涛</p>`:                  {"于涛"},
 		`<div class="info">作者：李明　来源：新华网　2021-03-12</div>`: {"李明"},
 		`<p class="author">著者：山田太郎</p>`:                   {"山田太郎"},
-		`<div class="author">关注</div>`:                    nil,
-		`<div class="author">李明</div>`:                    nil,
-		`<p>记者会上，发言人表示</p>`:                               nil,
+		`<td>时间：2004年10月21日14:18 作者：郭励弘</td>`:             {"郭励弘"},
+		`<p>这位作者：写得很好，公园内种植了数千棵树木，并建设了多个儿童游乐场和成人运动场地，据主办方介绍，该公园将成为城市中最大的公园之一。</p>`: nil,
+		`<div class="author">关注</div>`: nil,
+		`<div class="author">李明</div>`: nil,
+		`<p>记者会上，发言人表示</p>`:            nil,
 		// an item's author in a box after the article: a book's, under its <h3>
 		`<h3>話語操縱術</h3><div class="author">作者：凱倫．伯格</div>`: nil,
 	} {

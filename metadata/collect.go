@@ -289,6 +289,10 @@ func (c *collector) text(n *html.Node) {
 // stand before the title.
 var reporterCredit = regexp.MustCompile(`[（(]\s*[\p{Han}·・]{0,12}?(?:记者|記者)[\s:：]*([^（()）]{2,60})[）)]`)
 
+// maxLabelLine is the longest text (in bytes) whose author label after
+// other fields is read: a line of a page's fields, not a paragraph.
+const maxLabelLine = 120
+
 // reporterLine is a text that opens with a newsroom's reporter credit:
 // "光明日报记者 王建宏 张文攀", "新华日报·交汇点记者 徐睿翔", "□ 本报记者
 // 葛灵丹", "顶端新闻·河南商报记者马俊峰/文". What stands before the title
@@ -298,8 +302,16 @@ var reporterCredit = regexp.MustCompile(`[（(]\s*[\p{Han}·・]{0,12}?(?:记者
 var reporterLine = regexp.MustCompile(`^[□■●◎\s]*([\p{Han}·・]{0,12}?)(?:记者|記者)[\s:：]*`)
 
 // credit keeps a reporter credit of the text t (reporterCredit,
-// reporterLine) as a byline: "记者 " and the names, "、" between them.
+// reporterLine) as a byline: "记者 " and the names, "、" between them. A
+// short text with an author's label after its other fields gives the
+// byline from the label on.
 func (c *collector) credit(t string) {
+	if i := strings.Index(t, "作者"); i > 0 && len(t) <= maxLabelLine && cjkLabelled(t[i:]) {
+		// "时间：2004年10月21日14:18 作者：郭励弘": the label after the
+		// line's other fields.
+		c.prefixed = append(c.prefixed, t[i:])
+		return
+	}
 	if !strings.Contains(t, "记者") && !strings.Contains(t, "記者") {
 		return
 	}
