@@ -306,13 +306,17 @@ var reporterLine = regexp.MustCompile(`^[□■●◎\s]*([\p{Han}·・]{0,12}?)
 // short text with an author's label after its other fields gives the
 // byline from the label on.
 func (c *collector) credit(t string) {
+	ji := strings.IndexByte(t, 0xe8) // the first byte of 记 and 記 in UTF-8
+	if ji < 0 && strings.IndexByte(t, 0xe4) < 0 { // of 作
+		return // most of a page's texts, passed over in two quick scans
+	}
 	if i := strings.Index(t, "作者"); i > 0 && len(t) <= maxLabelLine && cjkLabelled(t[i:]) {
 		// "时间：2004年10月21日14:18 作者：郭励弘": the label after the
 		// line's other fields.
 		c.prefixed = append(c.prefixed, t[i:])
 		return
 	}
-	if !strings.Contains(t, "记者") && !strings.Contains(t, "記者") {
+	if ji < 0 || !strings.Contains(t[ji:], "记者") && !strings.Contains(t[ji:], "記者") {
 		return
 	}
 	var names []string
