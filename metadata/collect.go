@@ -306,7 +306,7 @@ var reporterLine = regexp.MustCompile(`^[□■●◎\s]*([\p{Han}·・]{0,12}?)
 // short text with an author's label after its other fields gives the
 // byline from the label on.
 func (c *collector) credit(t string) {
-	ji := strings.IndexByte(t, 0xe8) // the first byte of 记 and 記 in UTF-8
+	ji := strings.IndexByte(t, 0xe8)              // the first byte of 记 and 記 in UTF-8
 	if ji < 0 && strings.IndexByte(t, 0xe4) < 0 { // of 作
 		return // most of a page's texts, passed over in two quick scans
 	}
