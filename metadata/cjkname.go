@@ -27,11 +27,11 @@ var cjkRoles = []string{"本报记者", "本報記者", "特约记者", "特約�
 
 // notCJKNames are words of two to four ideographs that stand where a
 // name does in a byline but name nobody: "anonymous", "unknown", "this
-// site", "net user", "editor", "original", "compiled" and the labels
-// themselves.
+// site", "net user", "editor", "original", "compiled", the labels
+// themselves and a template's links ("mobile version").
 var notCJKNames = set("佚名", "匿名", "未知", "本站", "本网", "本網", "网友", "網友", "编辑", "編輯", "小编", "小編",
 	"责任编辑", "責任編輯", "管理员", "管理員", "原创", "原創", "综合", "綜合", "来源", "來源", "作者", "著者", "筆者",
-	"记者", "記者", "转载", "轉載", "整理", "编译", "編譯", "不详", "不詳")
+	"记者", "記者", "转载", "轉載", "整理", "编译", "編譯", "不详", "不詳", "手机版", "手機版", "电脑版", "電腦版")
 
 // cjkOrgEnds are the last ideographs of an organisation's name (a site,
 // a newspaper, an agency, a channel), never of a person's.

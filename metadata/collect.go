@@ -64,6 +64,8 @@ type collector struct {
 	pos          int        // bytes of text walked so far
 	labelledDate string     // the first text a "Date:"/"Published:" label names a date with
 	labelWait    int        // text nodes still to look at after a label that stood alone
+	aloneLabel   string     // a Chinese author's label that stood alone in the last text ("作者：")
+	aloneIn      *html.Node // the element that holds it
 	relTags      []string
 	kept         int // bytes of meta values kept
 	warnings     []string
@@ -274,7 +276,7 @@ func (c *collector) text(n *html.Node) {
 			c.dateLabel(t)
 		}
 		if len(c.prefixed) < maxKept {
-			c.credit(t)
+			c.credit(n, t)
 		}
 		for _, h := range c.heads {
 			h.follow(t)
@@ -304,17 +306,35 @@ var reporterLine = regexp.MustCompile(`^[□■●◎\s]*([\p{Han}·・]{0,12}?)
 // credit keeps a reporter credit of the text t (reporterCredit,
 // reporterLine) as a byline: "记者 " and the names, "、" between them. A
 // short text with an author's label after its other fields gives the
-// byline from the label on.
-func (c *collector) credit(t string) {
+// byline from the label on; a label alone, with the next text.
+func (c *collector) credit(n *html.Node, t string) {
+	if c.aloneLabel != "" {
+		// The name after a label that stood alone, in the same element,
+		// an element within it or one beside it: "作者：" <!--author-->"赵婕",
+		// <em>作者：</em><a>孙伟</a>.
+		l, p, a := c.aloneLabel+t, n.Parent, c.aloneIn
+		c.aloneLabel = ""
+		if len(t) <= maxLabelLine && p != nil && (p == a || p.Parent == a || p.Parent == a.Parent) && cjkLabelled(l) {
+			c.prefixed = append(c.prefixed, l)
+			return
+		}
+	}
 	ji := strings.IndexByte(t, 0xe8)              // the first byte of 记 and 記 in UTF-8
 	if ji < 0 && strings.IndexByte(t, 0xe4) < 0 { // of 作
 		return // most of a page's texts, passed over in two quick scans
 	}
-	if i := strings.Index(t, "作者"); i > 0 && len(t) <= maxLabelLine && cjkLabelled(t[i:]) {
-		// "时间：2004年10月21日14:18 作者：郭励弘": the label after the
-		// line's other fields.
-		c.prefixed = append(c.prefixed, t[i:])
-		return
+	if i := strings.Index(t, "作者"); i >= 0 && len(t) <= maxLabelLine {
+		rest := t[i:]
+		if loc := byPrefix.FindStringIndex(rest); loc != nil && loc[1] == len(rest) {
+			c.aloneLabel, c.aloneIn = rest, n.Parent // the label alone: the name is the next text
+			return
+		}
+		if i > 0 && cjkLabelled(rest) {
+			// "时间：2004年10月21日14:18 作者：郭励弘": the label after the
+			// line's other fields.
+			c.prefixed = append(c.prefixed, rest)
+			return
+		}
 	}
 	if ji < 0 || !strings.Contains(t[ji:], "记者") && !strings.Contains(t[ji:], "記者") {
 		return
