@@ -314,7 +314,7 @@ func (c *collector) credit(n *html.Node, t string) {
 		// <em>作者：</em><a>孙伟</a>.
 		l, p, a := c.aloneLabel+t, n.Parent, c.aloneIn
 		c.aloneLabel = ""
-		if len(t) <= maxLabelLine && p != nil && (p == a || p.Parent == a || p.Parent == a.Parent) && cjkLabelled(l) {
+		if len(t) <= maxLabelLine && p != nil && a != nil && (p == a || p.Parent == a || p.Parent == a.Parent) && cjkLabelled(l) {
 			c.prefixed = append(c.prefixed, l)
 			return
 		}
