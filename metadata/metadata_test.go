@@ -243,6 +243,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(`<html><head><script type="application/ld+json">{"@graph":[{"@type":"Article","datePublished":"2020-01-01","author":[{"name":"A B"}]}]}</script></head><body><h1>T</h1><time datetime="2019-02-03">x</time></body></html>`)
 	f.Add(`<meta name="date" content="31.04.2020"><h1>By Ann Lee</h1><p class="date">12. März 2021</p>`)
 	f.Add(`<html lang="hu"><h1>Cím</h1><div class="author">作者：李明、王红</div><p>[作者：李妍]</p><div class="byline">[서울=뉴시스] 홍길동 기자</div><div class="meta">Von A B | 2021. március 12.</div><p class="date">03/05/2022</p>`)
+	f.Add(`<title>Question - Tides | Home :: Site</title><h1><span>Title:</span>Question Tides</h1><p>公园开放。（总台记者 王建宏 张文攀）</p>` +
+		`<p>光明日报记者 王建宏 张文攀 土豆，听名字</p><td>时间：2004年10月21日 作者：<!--a-->郭励弘</td><p>河南商报记者马俊峰/文</p>`)
 	f.Fuzz(func(t *testing.T, page string) {
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
