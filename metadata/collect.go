@@ -923,10 +923,7 @@ func (c *collector) opensWithWord(n *html.Node) bool {
 		}
 		var t string
 		if d.Type == html.TextNode {
-			t = trimLeftSpace(d.Data) // only its first word is read
-			if t != "" && (t[0] == '[' || t[0] == '(' || strings.HasPrefix(t, "【") || strings.HasPrefix(t, "（")) {
-				t = trimLeftSpace(strings.TrimLeft(t, "[(【（")) // "[作者：李妍]"
-			}
+			t = openingWord(d.Data) // only its first word is read
 		}
 		if t == "" {
 			for d != nil && d.NextSibling == nil && d != n {
@@ -949,11 +946,7 @@ func (c *collector) opensWithWord(n *html.Node) bool {
 // bracket, is one of byWords or of the words byPrefix takes from a line a
 // class marks ("Af", "Του", "Της"), or t opens with an ideograph or kana.
 func mayOpenByline(t string) bool {
-	t = trimLeftSpace(t)
-	if t != "" && (t[0] == '[' || t[0] == '(' || strings.HasPrefix(t, "【") || strings.HasPrefix(t, "（")) {
-		_, n := utf8.DecodeRuneInString(t)
-		t = trimLeftSpace(t[n:])
-	}
+	t = openingWord(t)
 	if t == "" {
 		return false
 	}
@@ -969,6 +962,16 @@ func mayOpenByline(t string) bool {
 	}
 	w := t[:end]
 	return strings.EqualFold(w, "af") || strings.EqualFold(w, "του") || strings.EqualFold(w, "της") // Σ folds to ς too
+}
+
+// openingWord is t from its first word on: without the white space and
+// the opening brackets before it ("[作者：李妍]").
+func openingWord(t string) string {
+	t = trimLeftSpace(t)
+	if t != "" && (t[0] == '[' || t[0] == '(' || strings.HasPrefix(t, "【") || strings.HasPrefix(t, "（")) {
+		t = trimLeftSpace(strings.TrimLeft(t, "[(【（"))
+	}
+	return t
 }
 
 // startsByWord says whether t (not "") opens with one of byWords.
