@@ -271,6 +271,11 @@ func (c *collector) text(n *html.Node) {
 	if t == "" {
 		return
 	}
+	if len(c.prefixed) < maxKept {
+		if w := openingWord(t); w != "" && startsByWord(w) {
+			c.byLines(n)
+		}
+	}
 	if c.comments == nil {
 		if c.labelledDate == "" {
 			c.dateLabel(t)
@@ -580,8 +585,7 @@ type kinds struct {
 func (c *collector) lines(n *html.Node, k kinds) {
 	author, date, h := k.author, k.date, k.hint
 	if !author && !date {
-		c.byLine(n)
-		return
+		return // a byline by its words: see byLines
 	}
 	t := c.shortText(n, maxLine)
 	if t == "" {
@@ -731,12 +735,40 @@ func cutPrefixFold(s, prefix string) (rest string, ok bool) {
 	return s[len(prefix):], true
 }
 
+// byLines reads, when the text t opens with "By" (or its kin in other
+// languages), the elements whose text opens with t: its ancestors, as
+// far up as t is the first text they show (opensWithWord). Each whose
+// class says neither author nor date (those are read by lines) and
+// that is not in a comment section is a byline candidate (byLine),
+// the outermost first, as the walk entered them. Starting from the few
+// texts that open so costs less than asking every element.
+func (c *collector) byLines(t *html.Node) {
+	var found [16]*html.Node
+	opening := found[:0]
+	for a := t.Parent; a != nil && a.Type == html.ElementNode; a = a.Parent {
+		if !c.opensWithWord(a) || c.byText != t {
+			break
+		}
+		opening = append(opening, a)
+	}
+	// Below the comment section (c.comments, an ancestor of t) lines
+	// are not read; the section itself and what holds it are.
+	below := c.comments != nil && !slices.Contains(opening, c.comments)
+	for i := len(opening) - 1; i >= 0; i-- {
+		a := opening[i]
+		if k := readKinds(a); !below && !k.author && !k.date {
+			c.byLine(a)
+		}
+		below = below || a == c.comments
+	}
+}
+
 // byLine keeps a short element whose text opens with "By" (or its
 // kin in other languages), whatever its class says: "Written by Ann
 // Lee", "Von Hans Meier". Only elements whose children are all inline
 // are read, so that a line is read once.
 func (c *collector) byLine(n *html.Node) {
-	if len(c.prefixed) >= maxKept || !inlineOnly(n) || !c.opensWithWord(n) {
+	if len(c.prefixed) >= maxKept || !inlineOnly(n) {
 		return
 	}
 	b := c.textBytes(n, 100) // element passes no script here
