@@ -152,6 +152,42 @@ var months = func() map[string]int {
 		{"gener", "febrer", "març", "", "maig", "juny", "juliol", "agost", "setembre", "", "", "desembre"},
 		{"януари", "февруари", "", "", "", "юни", "юли", "", "септември", "октомври", "ноември", ""},
 		{"tammikuuta", "helmikuuta", "maaliskuuta", "huhtikuuta", "toukokuuta", "kesäkuuta", "heinäkuuta", "elokuuta", "syyskuuta", "lokakuuta", "marraskuuta", "joulukuuta"},
+		// Abbreviations: German, Dutch, Italian, Portuguese, Polish,
+		// Romanian, Russian, Ukrainian, Turkish.
+		{"", "", "mär", "", "", "", "", "", "", "", "", ""},
+		{"", "", "mrz", "", "", "", "", "", "", "", "", ""},
+		{"", "", "mrt", "", "", "", "", "", "", "", "", ""},
+		{"gen", "", "", "", "mag", "giu", "lug", "", "set", "ott", "", ""},
+		{"", "fev", "", "", "", "", "", "", "", "out", "", "dez"},
+		{"sty", "lut", "", "kwi", "", "cze", "lip", "sie", "wrz", "paź", "lis", "gru"},
+		{"ian", "", "", "", "", "iun", "iul", "", "", "", "", ""},
+		{"янв", "фев", "мар", "апр", "", "июн", "июл", "авг", "сен", "окт", "ноя", "дек"},
+		{"", "февр", "", "", "", "", "", "", "сент", "", "нояб", ""},
+		{"січ", "лют", "бер", "квіт", "трав", "черв", "лип", "серп", "вер", "жовт", "лист", "груд"},
+		{"oca", "şub", "", "nis", "", "haz", "tem", "ağu", "eyl", "eki", "kas", "ara"},
+		// Slovak, Slovenian, Serbian (both alphabets), Bulgarian,
+		// Estonian, Latvian (the nominative and the locative),
+		// Lithuanian, Malay, Hindi, Bengali, Hebrew (and with the
+		// prefix ב, "in").
+		{"", "", "", "", "mája", "", "", "", "", "", "", ""},
+		{"", "", "marec", "", "", "junij", "julij", "avgust", "", "", "", ""},
+		{"", "", "", "", "", "", "", "", "septembar", "oktobar", "novembar", "decembar"},
+		{"јануар", "фебруар", "", "април", "мај", "јун", "јул", "", "септембар", "октобар", "новембар", "децембар"},
+		{"", "", "", "", "", "", "", "", "", "", "", "декември"},
+		{"jaanuar", "veebruar", "märts", "aprill", "", "juuni", "juuli", "", "", "oktoober", "", "detsember"},
+		{"janvāris", "februāris", "marts", "aprīlis", "maijs", "jūnijs", "jūlijs", "augusts", "septembris", "oktobris", "novembris", "decembris"},
+		{"janvārī", "februārī", "martā", "aprīlī", "maijā", "jūnijā", "jūlijā", "augustā", "septembrī", "oktobrī", "novembrī", "decembrī"},
+		{"sausio", "vasario", "kovo", "balandžio", "gegužės", "birželio", "liepos", "rugpjūčio", "rugsėjo", "spalio", "lapkričio", "gruodžio"},
+		{"", "", "mac", "", "", "", "julai", "ogos", "", "", "", "disember"},
+		{"जनवरी", "फ़रवरी", "मार्च", "अप्रैल", "मई", "जून", "जुलाई", "अगस्त", "सितंबर", "अक्टूबर", "नवंबर", "दिसंबर"},
+		{"", "फरवरी", "", "", "", "", "", "", "सितम्बर", "अक्तूबर", "नवम्बर", "दिसम्बर"},
+		{"জানুয়ারি", "ফেব্রুয়ারি", "মার্চ", "এপ্রিল", "মে", "জুন", "জুলাই", "আগস্ট", "সেপ্টেম্বর", "অক্টোবর", "নভেম্বর", "ডিসেম্বর"},
+		{"ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר", "נובמבר", "דצמבר"},
+		{"בינואר", "בפברואר", "במרץ", "באפריל", "במאי", "ביוני", "ביולי", "באוגוסט", "בספטמבר", "באוקטובר", "בנובמבר", "בדצמבר"},
+		// The Levant's Arabic names of one word, and Thai (whose
+		// years are the Buddhist era's: see thaiMonths).
+		{"", "شباط", "آذار", "نيسان", "أيار", "حزيران", "تموز", "آب", "أيلول", "", "", ""},
+		thaiMonths,
 	}
 	for _, l := range lists {
 		for i, name := range l {
@@ -320,7 +356,7 @@ func tokens(s string) []token {
 		j := i + size
 		for j < len(s) {
 			r2, size2 := utf8.DecodeRuneInString(s[j:])
-			if digit && !(r2 >= '0' && r2 <= '9') || letter && !unicode.IsLetter(r2) {
+			if digit && !(r2 >= '0' && r2 <= '9') || letter && !wordRune(r2) {
 				break
 			}
 			j += size2
@@ -331,9 +367,56 @@ func tokens(s string) []token {
 	return out
 }
 
+// thaiMonths are the Thai months' names. A Thai date counts the years of
+// the Buddhist era, 543 ahead of the common era ("12 มีนาคม 2564" is 12
+// March 2021).
+var thaiMonths = []string{"มกราคม", "กุมภาพันธ์", "มีนาคม", "เมษายน", "พฤษภาคม", "มิถุนายน", "กรกฎาคม", "สิงหาคม", "กันยายน", "ตุลาคม", "พฤศจิกายน", "ธันวาคม"}
+
+// afterDayOnly are month abbreviations that are also words of their own
+// or of English ("gen", "set", "out", "mag"): they name a month only
+// after the day, as the languages they abbreviate write it ("12 set
+// 2021"), not before it ("iPad Pro Gen 5 2021").
+var afterDayOnly = set("gen", "mag", "set", "out", "lis", "sie", "lip", "kas", "ara", "mac")
+
+// buddhistEra is how far the Thai years run ahead of the common era's.
+const buddhistEra = 543
+
+// wordRune is a letter, or a mark inside a word (the vowel signs of
+// Devanagari and Bengali: "मार्च" is one word).
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || r >= firstMark && unicode.In(r, unicode.Mn, unicode.Mc)
+}
+
+// firstMark is the first code point of the combining marks (U+0300).
+const firstMark = 0x300
+
 // Words that may stand between a date's parts: ordinal endings, "de" and
-// "of" ("12th of March", "12 de marzo de 2021").
-var dateFiller = set("st", "nd", "rd", "th", "er", "de", "del", "of", "le")
+// "of" ("12th of March", "12 de marzo de 2021"), Catalan's "d'" ("12
+// d'abril"), Lithuanian's "m." and "d." and Latvian's "gada" (year and
+// day: "2021 m. kovo 12 d.", "2021. gada 12. martā") and Vietnamese's
+// "năm" (year: "12 tháng 3 năm 2021").
+var dateFiller = set("st", "nd", "rd", "th", "er", "de", "del", "of", "le", "d", "m", "gada", "năm")
+
+// vietMonth is the word before a Vietnamese month's number ("tháng 3",
+// March).
+const vietMonth = "tháng"
+
+// monthAt is the month token i of ts names, and the index of the
+// token that ends the month's name: a month's name, or Vietnamese
+// "tháng" and a number from 1 to 12.
+func monthAt(ts []token, i int) (m, end int) {
+	t := ts[i]
+	if t.number {
+		return 0, i
+	}
+	l := strings.ToLower(t.s)
+	if l == vietMonth && i+1 < len(ts) && ts[i+1].number && len(ts[i+1].s) <= 2 {
+		if n := atoi(ts[i+1].s); n >= 1 && n <= 12 {
+			return n, i + 1
+		}
+	}
+	return months[l], i
+}
 
 // namedMonth finds a day, a month name and a year, in either order: "12
 // March 2021", "12. März 2021", "12 de marzo de 2021", "March 12th,
@@ -363,19 +446,38 @@ func namedMonth(s string) (date, int, bool) {
 		}
 		return i
 	}
-	for i, t := range ts {
-		if t.number {
-			continue
+	// prev skips filler words from i down and returns the index of the
+	// first other token (-1 for none).
+	prev := func(i int) int {
+		for i >= 0 && !ts[i].number && dateFiller[strings.ToLower(ts[i].s)] {
+			i--
 		}
-		m := months[strings.ToLower(t.s)]
+		return i
+	}
+	for i, t := range ts {
+		m, end := monthAt(ts, i)
 		if m == 0 {
 			continue
 		}
-		// The day before the month: "12 March 2021", "12th of March".
+		buddhist := t.s[0] >= 0xe0 && slices.Contains(thaiMonths, t.s)
+		found := func(y, d, at int) (date, int, bool) {
+			if buddhist && y > 2400 { // not a year of the common era
+				y -= buddhistEra
+			}
+			return date{y: y, m: m, d: d}, at, true
+		}
+		// The day before the month: "12 March 2021", "12th of March";
+		// the year after the month, or before the day ("2021. gada 12.
+		// martā", Latvian).
 		for back := i - 1; back >= 0 && back >= i-3; back-- {
 			if d := day(ts[back]); d > 0 {
-				if y := year(nextTok(ts, next(i+1))); y > 0 {
-					return date{y: y, m: m, d: d}, ts[back].at, true
+				if y := year(nextTok(ts, next(end+1))); y > 0 {
+					return found(y, d, ts[back].at)
+				}
+				if b := prev(back - 1); b >= 0 && b < back-1 {
+					if y := year(ts[b]); y > 0 {
+						return found(y, d, ts[b].at)
+					}
 				}
 				break
 			}
@@ -384,20 +486,21 @@ func namedMonth(s string) (date, int, bool) {
 			}
 		}
 		// The day after the month: "March 12, 2021", "Jul 30 09:35:14 CEST 2019".
-		j := next(i + 1)
-		if j < len(ts) {
+		j := next(end + 1)
+		if j < len(ts) && !afterDayOnly[strings.ToLower(t.s)] {
 			if d := day(ts[j]); d > 0 {
 				k := next(j + 1)
 				for skipped := 0; k < len(ts) && skipped < 5 && year(ts[k]) == 0 && clockOrZone(ts[k]); skipped++ {
 					k++
 				}
 				if y := year(nextTok(ts, k)); y > 0 {
-					return date{y: y, m: m, d: d}, t.at, true
+					return found(y, d, t.at)
 				}
-				// The year first: "2021. március 12." (Hungarian).
-				if i > 0 {
-					if y := year(ts[i-1]); y > 0 {
-						return date{y: y, m: m, d: d}, ts[i-1].at, true
+				// The year first: "2021. március 12." (Hungarian), "2021
+				// m. kovo 12 d." (Lithuanian).
+				if b := prev(i - 1); b >= 0 {
+					if y := year(ts[b]); y > 0 {
+						return found(y, d, ts[b].at)
 					}
 				}
 			}
