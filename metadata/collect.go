@@ -664,7 +664,15 @@ func saysName(n *html.Node) bool {
 // "Published: 4 May 2020", "Mise en ligne 23 mai 2019".
 var dateLabels = []string{"date", "datum", "published", "publication date", "posted on", "veröffentlicht",
 	"erstellt", "erschienen", "publié", "mise en ligne", "fecha", "publicado", "data", "pubblicato",
-	"опубликовано", "дата", "发布时间", "发布日期", "日期"}
+	"опубликовано", "дата", "发布时间", "发布日期", "日期",
+	// The other languages of langid.DefaultLanguages.
+	"gepubliceerd", "geplaatst", "opublikowano", "data publikacji", "publikováno", "zveřejněno", "publikované",
+	"zverejnené", "yayınlanma", "yayın tarihi", "tarih", "publicerad", "publicerat", "publiceret", "udgivet",
+	"publisert", "julkaistu", "közzétéve", "megjelent", "dátum", "publicat", "опубліковано", "публикувано",
+	"δημοσιεύθηκε", "δημοσίευση", "ημερομηνία", "diterbitkan", "dipublikasikan", "tanggal", "ngày đăng", "objavljeno",
+	"paskelbta", "publicēts", "datums", "avaldatud", "kuupäev", "פורסם", "تاريخ النشر", "نشر في", "प्रकाशित",
+	"เผยแพร่", "公開日", "投稿日", "掲載日", "日付", "등록일", "작성일", "게시일", "입력", "發布時間", "發佈時間",
+	"發表時間", "发表时间", "發布日期"}
 
 // dateLabel looks for a date named by a label: in the label's own text,
 // or in one of the two texts after a label that stands alone.
@@ -678,7 +686,7 @@ func (c *collector) dateLabel(t string) {
 			}
 		}
 	}
-	if len(t) > maxDateLine || !labelFirsts[t[0]] || !strings.ContainsRune(t, ':') && !publishedOn(t) {
+	if len(t) > maxDateLine || !labelFirsts[t[0]] || !strings.ContainsRune(t, ':') && !strings.Contains(t, "：") && !publishedOn(t) {
 		return
 	}
 	for _, l := range dateLabels {
@@ -697,7 +705,9 @@ func (c *collector) dateLabel(t string) {
 // and its preposition: "Veröffentlicht am 16.08.2019", "Published on
 // 4 May 2020", "Mise en ligne 23 mai 2019".
 var publishedOnLabels = []string{"mise en ligne", "published on", "posted on", "veröffentlicht am", "erschienen am",
-	"publié le", "pubblicato il", "publicado el", "publicado em", "опубликовано"}
+	"publié le", "pubblicato il", "publicado el", "publicado em", "опубликовано", "gepubliceerd op", "opublikowano",
+	"publicerad", "publiceret", "publisert", "julkaistu", "publicat pe", "опубліковано", "δημοσιεύθηκε",
+	"diterbitkan pada", "đăng lúc", "objavljeno", "입력"}
 
 // labelFirsts has the first bytes a text opening with one of dateLabels
 // or publishedOnLabels may have, in any case (cutPrefixFold): a cheap

@@ -865,12 +865,16 @@ func yearEnd(s string) int {
 }
 
 // updateWords open a line that gives a modification date.
-var updateWords = regexp.MustCompile(`(?i)^\s*(?:last\s+)?` + updateLabels)
+var updateWords = regexp.MustCompile(`(?i)^\s*(?:(?:last|zuletzt|laatst|dernière|última|ultimo|ultima|последнее|ostatnio|senast|sist|sidst)\s+)?` + updateLabels)
 
 // updateLabels are the words that label a modification date, or a
 // thread's latest activity ("Last post: 01/12/2025" on a forum, whose
 // publication is its first post's).
-const updateLabels = `(?:last\s+(?:post|reply)|latest\s+(?:post|reply)|updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|actualizado|aggiornato|обновлено|更新)`
+const updateLabels = `(?:last\s+(?:post|reply)|latest\s+(?:post|reply)|updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|` +
+	`actualiz|atualiza|aggiorna|zaktualizowano|обновлен|оновлено|актуализирано|bijgewerkt|gewijzigd|aktualiz|güncelle|uppdaterad|uppdaterat|` +
+	`opdateret|oppdatert|päivitetty|frissítve|módosítva|ενημερώθηκε|ενημέρωση|diperbarui|dikemaskini|cập nhật|ažurirano|` +
+	`posodobljeno|actualitzat|atnaujinta|atjaunots|atjaunināts|uuendatud|muudetud|עודכן|تحديث|अपडेट|อัปเดต|수정|` +
+	`更新|最后更新|最後更新|最終更新|修改)`
 
 // updateLabel says whether a shown date is a modification date.
 func updateLabel(sh shown) bool {

@@ -654,7 +654,7 @@ var (
 	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + cjkByPrefix + `)`)
 	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|作者|by)\s*[:：]\s*`)
 	// trailingDateLabel is the label of the date a byline ends with.
-	trailingDateLabel = regexp.MustCompile(`(?i)\s*(?:` + updateLabels + `|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?\s*[:：]?\s*$`)
+	trailingDateLabel = regexp.MustCompile(`(?i)\s*(?:` + updateLabels + `\pL*|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?\s*[:：]?\s*$`)
 	authorSplit       = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
 	emailRe           = regexp.MustCompile(`\S+@\S+\.\S+`)
 	handleRe          = regexp.MustCompile(`(^|\s)@\w+`)
