@@ -917,7 +917,9 @@ func hasPrefixFold(s, w string) bool {
 var byWords = set("by", "von", "par", "por", "di", "door", "av", "de", "от", "автор", "авторы", "autor", "autorin",
 	"autoren", "auteur", "auteurs", "author", "authors", "written", "posted", "published", "reviewed", "edited",
 	"text", "story", "words", "photo", "photos", "作者", "著者", "筆者", "执笔", "執筆", "撰文", "文", "记者", "記者",
-	"本报记者", "本報記者", "特约记者", "特約記者")
+	"本报记者", "本報記者", "特约记者", "特約記者",
+	// Labels that open a byline with a colon (byLabelPrefix).
+	"piše", "avtor", "autorius", "autors", "kirjoittaja", "penulis", "yazar", "szerző", "συντάκτης", "tác")
 
 // cjkByWords are the byWords written in ideographs, which a label's
 // text may run on from without a space.
@@ -931,16 +933,22 @@ var cjkByWords = func() (l []string) {
 	return l
 }()
 
-// byFirsts are the first bytes of byWords.
+// byFirsts are the first bytes of byWords, in either case.
 var byFirsts = func() (t [256]bool) {
 	for w := range byWords {
-		t[w[0]] = true
+		r, _ := utf8.DecodeRuneInString(w)
+		for f := r; ; { // a capital may open with another byte ("Σ", "σ")
+			t[utf8.AppendRune(nil, f)[0]] = true
+			if f = unicode.SimpleFold(f); f == r {
+				break
+			}
+		}
 	}
 	return t
 }()
 
 // maxByWord is the length in bytes of the longest of byWords.
-const maxByWord = len("авторы")
+const maxByWord = len("συντάκτης")
 
 // appendLower appends s lower-cased to buf.
 func appendLower(buf []byte, s string) []byte {

@@ -650,9 +650,17 @@ func (c *collector) labelled(labels ...string) []string {
 	return nil
 }
 
+// byLabelPrefix are the labels of a byline in languages whose word for
+// "by" is no preposition, with their colon: "Piše: Ivan Horvat"
+// (Croatian), "Avtor:" (Slovenian), "Autorius:" (Lithuanian), "Autors:"
+// (Latvian), "Kirjoittaja:" (Finnish), "Penulis:" (Indonesian), "Yazar:"
+// (Turkish), "Szerző:" (Hungarian), "Συντάκτης:" (Greek), "Tác giả:"
+// (Vietnamese).
+const byLabelPrefix = `(?:piše|avtor|autorius|autors|kirjoittaja|penulis|yazar|szerző|συντάκτης|tác giả)\s*[:：]\s*`
+
 var (
-	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + cjkByPrefix + `)`)
-	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|作者|by)\s*[:：]\s*`)
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
+	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|piše|avtor|autorius|autors|kirjoittaja|penulis|συντάκτης|作者|by)\s*[:：]\s*`)
 	// trailingDateLabel is the label of the date a byline ends with.
 	trailingDateLabel = regexp.MustCompile(`(?i)\s*(?:` + updateLabels + `\pL*|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?\s*[:：]?\s*$`)
 	authorSplit       = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
