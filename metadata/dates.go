@@ -253,7 +253,17 @@ func findDate(s string) (date, bool) {
 }
 
 // findDatePos is findDate with the byte offset where the date starts.
+// Digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali,
+// Thai: "١٢ مارس ٢٠٢١") are read as ASCII digits.
 func findDatePos(s string) (date, int, bool) {
+	if hasNativeDigit(s) {
+		folded, from := foldDigits(s)
+		d, at, ok := findDatePos(folded)
+		if ok {
+			at = from[at]
+		}
+		return d, at, ok
+	}
 	for i := 0; i+4 <= len(s); i++ {
 		if !isDigit(s[i]) {
 			continue
@@ -284,6 +294,54 @@ func findDatePos(s string) (date, int, bool) {
 const dateWindow = 36
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// nativeDigits are the zeros of the decimal digits of other scripts that
+// dates are written in; each script's ten digits follow its zero.
+var nativeDigits = []rune{0x660, 0x6f0, 0x966, 0x9e6, 0xe50}
+
+// nativeDigit is the value of r as one of nativeDigits' digits, or -1.
+func nativeDigit(r rune) int {
+	for _, z := range nativeDigits {
+		if r >= z && r <= z+9 {
+			return int(r - z)
+		}
+	}
+	return -1
+}
+
+// hasNativeDigit says whether s has one of nativeDigits' digits; it
+// decodes only the runes of the lead bytes they have (0xd9, 0xdb, 0xe0).
+func hasNativeDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b == 0xd9 || b == 0xdb || b == 0xe0 {
+			if r, _ := utf8.DecodeRuneInString(s[i:]); nativeDigit(r) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldDigits is s with nativeDigits' digits written as ASCII digits, and
+// for each byte of the result the offset in s it comes from (one past
+// the end as well).
+func foldDigits(s string) (string, []int) {
+	b := make([]byte, 0, len(s))
+	from := make([]int, 0, len(s)+1)
+	for i, r := range s {
+		if d := nativeDigit(r); d >= 0 {
+			b = append(b, byte('0'+d))
+			from = append(from, i)
+			continue
+		}
+		n := len(b)
+		b = utf8.AppendRune(b, r)
+		for range len(b) - n {
+			from = append(from, i)
+		}
+	}
+	return string(b), append(from, len(s))
+}
 
 // findDateIn finds the first date written in a short text, and where it
 // starts.
@@ -856,6 +914,14 @@ func firstUnlabelled(s string) string {
 
 // yearEnd is the offset just past the first four-digit run in s.
 func yearEnd(s string) int {
+	if hasNativeDigit(s) {
+		folded, from := foldDigits(s)
+		if e := yearEnd(folded); e > 0 {
+			_, n := utf8.DecodeRuneInString(s[from[e-1]:]) // past the last digit's rune
+			return from[e-1] + n
+		}
+		return 0
+	}
 	for i := 0; i+4 <= len(s); i++ {
 		if isDigit(s[i]) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
 			return i + 4

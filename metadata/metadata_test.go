@@ -147,6 +147,12 @@ func TestFindDate(t *testing.T) {
 		"วันที่ 5 ธันวาคม 2563": "2020-12-05",
 		"12 آذار 2021":       "2021-03-12",
 		"12 d'abril de 2021": "2021-04-12",
+		// Digits of other scripts.
+		"١٢ مارس ٢٠٢١":   "2021-03-12",
+		"۲۰۲۱/۰۳/۱۲":     "2021-03-12",
+		"१२ मार्च २०२१":  "2021-03-12",
+		"১২ মার্চ ২০২১":  "2021-03-12",
+		"๑๒ มีนาคม ๒๕๖๔": "2021-03-12",
 	} {
 		d, ok := findDate(in)
 		if !ok || d.day() != want {
@@ -163,6 +169,7 @@ func TestFindDate(t *testing.T) {
 
 func TestFirstUnlabelled(t *testing.T) {
 	for in, want := range map[string]string{
+		"تحديث ١٤ مارس ٢٠٢١ · نشر ١٢ مارس ٢٠٢١":                    "2021-03-12",
 		"Updated January 8, 2026 · Published March 3, 2021 by Ann": "2021-03-03",
 		"Posted 4 May 2020, updated 5 May 2020":                    "2020-05-04",
 		"Zuletzt aktualisiert: 30.12.2016":                         "",
