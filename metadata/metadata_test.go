@@ -305,6 +305,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(`<html lang="hu"><h1>Cím</h1><div class="author">作者：李明、王红</div><p>[作者：李妍]</p><div class="byline">[서울=뉴시스] 홍길동 기자</div><div class="meta">Von A B | 2021. március 12.</div><p class="date">03/05/2022</p>`)
 	f.Add(`<title>Question - Tides | Home :: Site</title><h1><span>Title:</span>Question Tides</h1><p>公园开放。（总台记者 王建宏 张文攀）</p>` +
 		`<p>光明日报记者 王建宏 张文攀 土豆，听名字</p><td>时间：2004年10月21日 作者：<!--a-->郭励弘</td><p>河南商报记者马俊峰/文</p>`)
+	f.Add(`<html lang="ar"><h1>T</h1><p>تحديث ١٤ مارس ٢٠٢١ · نشر ١٢ مارس ٢٠٢١</p><p>Bijgewerkt: 14 maart 2021</p>` +
+		`<p>2021 m. kovo 12 d.</p><p>ngày 12 tháng 3 năm 2021</p><p>๑๒ มีนาคม ๒๕๖๔</p><span>Piše: P. Mucović</span><p>Συντάκτης: Γιώργος</p>`)
 	f.Fuzz(func(t *testing.T, page string) {
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
