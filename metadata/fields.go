@@ -329,14 +329,16 @@ func sameText(a, b string) bool {
 // Therapy" is a home page's headline on WCXB); when none does, a short
 // last segment after a longer first one goes.
 func cutSite(t, site, host string) string {
+	orig := t // the segments are cut from t, and joined again as orig has them
 	if hasHan(t) {
 		// Chinese and Japanese titles join the site's name without
-		// spaces: "海滨小城举办首届风筝节_沿海新闻网".
-		t = hanSeparators.Replace(t)
+		// spaces: "海滨小城举办首届风筝节_沿海新闻网", "…失事--国内频道",
+		// "…上榜-《财经网》".
+		t = hanDashes(hanSeparators.Replace(t))
 	}
 	segs := titleSegments(t)
 	if len(segs) < 2 {
-		return t
+		return orig
 	}
 	var kept []string
 	names := func(s, n string) bool { return n != "" && (sameText(s, n) || siteLike(s, n)) }
@@ -360,9 +362,9 @@ func cutSite(t, site, host string) string {
 		kept = kept[:1]
 	}
 	if len(kept) == 0 {
-		return t
+		return orig
 	}
-	return joinSegments(t, kept)
+	return joinSegments(orig, kept)
 }
 
 // longest is the index of the longest of segs by size, -1 when two
@@ -457,6 +459,39 @@ func size(s string) int {
 		return len(words(s))
 	}
 	return (len(textseg.Words(s, textseg.IsCJK)) + 1) / 2
+}
+
+// hanDashes makes a separator of each run of "-" in a Chinese or
+// Japanese title that joins two other characters than ASCII letters and
+// digits ("失事--国内频道", "(图)-雅虎新闻"), and leaves those in a
+// name or a number ("COVID-19", "2020-2021", "Wi-Fi").
+func hanDashes(t string) string {
+	if !strings.Contains(t, "-") {
+		return t
+	}
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		if t[i] != '-' {
+			b.WriteByte(t[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && t[j] == '-' {
+			j++
+		}
+		if i > 0 && j < len(t) && !asciiAlnum(t[i-1]) && !asciiAlnum(t[j]) && t[i-1] != ' ' && t[j] != ' ' {
+			b.WriteString(" | ")
+		} else {
+			b.WriteString(t[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+func asciiAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 var hanSeparators = strings.NewReplacer("_", " | ", "－", " | ", "丨", " | ", "｜", " | ", "——", " | ")
