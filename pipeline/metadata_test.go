@@ -3,9 +3,12 @@ package pipeline
 import (
 	"context"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/winnow-go/winnow/extract"
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/metadata"
 	"github.com/winnow-go/winnow/xpathrules"
@@ -45,5 +48,34 @@ func TestMetadataCollectorSameAsWalk(t *testing.T) {
 	}
 	if dated < len(pages)/2 {
 		t.Errorf("%d of %d pages dated: the comparison saw too little", dated, len(pages))
+	}
+}
+
+// TestFetchTimeBoundsDates refuses a date after the page was fetched, with
+// a warning: a page of a 2019 crawl read years later cannot have been
+// published in 2025. Without a fetch time the run's own time bounds the
+// dates.
+func TestFetchTimeBoundsDates(t *testing.T) {
+	page := []byte(`<html><head><script type="application/ld+json">{"@type":"NewsArticle","headline":"Goats on the hill",` +
+		`"datePublished":"2025-03-04"}</script></head><body><article><h1>Goats on the hill</h1>` +
+		`<p>The goats came down from the hill this morning, and the village watched them eat every flower in the square.</p>` +
+		`</article></body></html>`)
+	refused := func(p *extract.Page) bool {
+		return slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "2025-03-04") })
+	}
+	var s Stages
+	fetched := time.Date(2019, 5, 13, 8, 0, 0, 0, time.UTC)
+	p, _, err := s.Page(context.Background(), Input{Body: page, FetchedAt: fetched}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Meta.Published != "" || !refused(p) {
+		t.Errorf("fetched %s: published %q, warnings %q; want none and a warning for 2025-03-04", fetched, p.Meta.Published, p.Warnings)
+	}
+	if p, _, err = s.Page(context.Background(), Input{Body: page}, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if p.Meta.Published != "2025-03-04" || refused(p) {
+		t.Errorf("no fetch time: published %q, warnings %q; want 2025-03-04 and no warning", p.Meta.Published, p.Warnings)
 	}
 }
