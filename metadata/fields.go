@@ -590,6 +590,9 @@ func (c *collector) authors() listed {
 			return listed{l, SourceByline}
 		}
 	}
+	if l := cleanAuthors(c.ld.refAuthors); len(l) > 0 {
+		return listed{l, SourceJSONLD}
+	}
 	// No person is named anywhere: the organisation JSON-LD or a meta
 	// tag names as the author is the page's author.
 	if l := cleanAuthors(c.ld.orgAuthors); len(l) > 0 {

@@ -21,6 +21,7 @@ type ldInfo struct {
 	crumb                       string // the page's own (last) entry of its BreadcrumbList
 	lang                        string
 	types                       []string // @type of the main object
+	refAuthors                  []string // people the main object's author refers to by @id (see summarize)
 	// pagePublished: published is the date of the page's WebPage
 	// object, not of an article-like one.
 	pagePublished bool
@@ -223,6 +224,14 @@ func anyOf(ts []string, kinds map[string]bool) bool {
 func summarize(objs []ldObject) ldInfo {
 	var info ldInfo
 	var main, page map[string]any
+	ids := map[string]map[string]any{} // the objects by their @id
+	for _, o := range objs {
+		if id := str(o.v["@id"]); id != "" {
+			if _, dup := ids[id]; !dup {
+				ids[id] = o.v
+			}
+		}
+	}
 	for _, o := range objs {
 		switch {
 		case main == nil && anyOf(o.types, ldArticle):
@@ -262,6 +271,17 @@ func summarize(objs []ldObject) ldInfo {
 		if len(people) == 0 {
 			people, _ = names(m["creator"])
 		}
+		if len(people) == 0 && len(info.refAuthors) == 0 {
+			// An author named by a reference to a Person of the @graph
+			// (Yoast SEO) is the CMS's account that posted the page: on
+			// news sites often a web producer, not the writer the byline
+			// names. It stands in when no byline does (see authors).
+			var refOrgs []string
+			info.refAuthors, refOrgs = names(deref(m["author"], ids))
+			if len(orgs) == 0 {
+				orgs = refOrgs
+			}
+		}
 		if len(info.authors) == 0 {
 			info.authors = people
 		}
@@ -276,11 +296,11 @@ func summarize(objs []ldObject) ldInfo {
 			info.pagePublished = true
 		}
 		fill(&info.modified, str(m["dateModified"]))
-		fill(&info.image, imageURL(m["image"]))
+		fill(&info.image, imageURL(deref(m["image"], ids)))
 		fill(&info.image, imageURL(m["thumbnailUrl"]))
 		fill(&info.url, str(m["url"]))
 		fill(&info.lang, str(m["inLanguage"]))
-		if p, ok := m["publisher"].(map[string]any); ok {
+		if p, ok := deref(m["publisher"], ids).(map[string]any); ok {
 			fill(&info.publisher, str(p["name"]))
 		}
 		if len(info.tags) == 0 {
@@ -299,6 +319,29 @@ func summarize(objs []ldObject) ldInfo {
 		info.headline = str(page["headline"])
 	}
 	return info
+}
+
+// deref replaces a reference to another object of the page's JSON-LD
+// ({"@id": "#/schema/person/1"}, as Yoast SEO writes an article's author
+// and publisher into its @graph) by that object, in v or in the members
+// of v; a reference to no object, or an object with more than its @id,
+// stays.
+func deref(v any, ids map[string]map[string]any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 1 {
+			if o, ok := ids[str(x["@id"])]; ok {
+				return o
+			}
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deref(e, ids)
+		}
+		return out
+	}
+	return v
 }
 
 func fill(dst *string, v string) {
