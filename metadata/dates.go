@@ -364,7 +364,13 @@ func findDateIn(s string) (date, int, bool) {
 	// through the form's pattern.
 	dash, slash, dot := strings.IndexByte(s, '-') >= 0, strings.IndexByte(s, '/') >= 0, strings.IndexByte(s, '.') >= 0
 	ymd := func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} }
-	dmy := func(p []string) date { return date{y: atoi(p[3]), m: atoi(p[2]), d: atoi(p[1])} }
+	dmy := func(p []string) date {
+		d, m := atoi(p[1]), atoi(p[2])
+		if m > 12 && d <= 12 { // no thirteenth month: the month comes first ("01.21.2020", US style)
+			d, m = m, d
+		}
+		return date{y: atoi(p[3]), m: m, d: d}
+	}
 	if dash {
 		try(isoRe, ymd)
 	}

@@ -218,7 +218,11 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	// author of their own (articles, forums): elsewhere the dates in the
 	// page are its items'.
 	d := c.dates(in.URL, in.Text, o.Now, in.PageType)
-	m.Warnings = append(m.Warnings, d.warnings...)
+	for _, w := range d.warnings { // the date rules may ask a refused source again
+		if !slices.Contains(m.Warnings, w) {
+			m.Warnings = append(m.Warnings, w)
+		}
+	}
 	if d.published.ok() && hasDate(in.PageType) && !(front(in.PageType) && shortAddress(in.URL)) {
 		m.Published, m.PublishedAt = d.published.day(), d.published.stamp()
 		m.Sources["published"] = d.published.source
