@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -250,6 +251,9 @@ type listed struct {
 }
 
 func (m *Metadata) pick(key string, v valued) string {
+	if key != "canonical_url" && key != "image" {
+		v.val = unescapeText(v.val)
+	}
 	v.val = clip(v.val)
 	if v.val != "" {
 		m.Sources[key] = v.source
@@ -260,7 +264,7 @@ func (m *Metadata) pick(key string, v valued) string {
 func (m *Metadata) pickList(key string, l listed) []string {
 	var out []string
 	for _, v := range l.vals {
-		if v = clip(v); v != "" && !slices.Contains(out, v) {
+		if v = clip(unescapeText(v)); v != "" && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}
@@ -269,6 +273,35 @@ func (m *Metadata) pickList(key string, l listed) []string {
 	}
 	return out
 }
+
+// unescapeText repairs a text value a page escaped twice: entities left
+// in it once the HTML was parsed ("Australia&#039;s", "&mdash;",
+// "enth&uuml;llen") are decoded, tags written as text ("<p> &nbsp;</p>")
+// go, and so do byte-order marks. A text without "&", "<" or a BOM comes
+// back as it is. URLs are not passed through it: "&copy=2" in a query
+// is no entity.
+func unescapeText(s string) string {
+	if !strings.ContainsAny(s, "&<\ufeff") {
+		return s
+	}
+	if strings.IndexByte(s, '&') >= 0 && entityRe.MatchString(s) {
+		s = html.UnescapeString(s)
+	}
+	if strings.IndexByte(s, '<') >= 0 {
+		s = inlineMarkup.ReplaceAllString(blockMarkup.ReplaceAllString(s, " "), "")
+	}
+	return strings.ReplaceAll(s, "\ufeff", "")
+}
+
+var (
+	entityRe = regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});`)
+	// The tags of HTML written as text: those that break a line leave a
+	// space, the others nothing ("<strong>Mini-SGLang</strong>,"). Only
+	// HTML's names count: "<The Palace: Tale of Jang Noksu>" is a title
+	// in Korean-style brackets.
+	blockMarkup  = regexp.MustCompile(`(?i)</?(?:p|br|div|li|ul|ol|h[1-6]|hr|img|blockquote|table|tr|td)(?:\s[^<>]*)?/?>`)
+	inlineMarkup = regexp.MustCompile(`(?i)</?(?:a|b|i|u|em|strong|span|font|small|sup|sub|mark|abbr|cite|q)(?:\s[^<>]*)?/?>`)
+)
 
 // clip folds white space and bounds the length.
 func clip(s string) string {

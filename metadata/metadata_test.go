@@ -709,3 +709,23 @@ func TestSlashDateByLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedTwice repairs text values a page escaped twice: entities
+// left after parsing are decoded, HTML tags written as text go (those
+// that break a line leave a space), a title in angle brackets that is
+// no tag stays, and a URL's query keeps its "&copy=".
+func TestEscapedTwice(t *testing.T) {
+	page := `<html><head><title>Australian &amp;#039;megablaze&amp;#039; under control</title>` +
+		`<meta name="description" content="&lt;p&gt;We&amp;rsquo;re excited to introduce &lt;strong&gt;Mini-SGLang&lt;/strong&gt;, watch &lt;The Palace&gt;&lt;/p&gt;">` +
+		`<meta property="og:image" content="https://example.com/a.jpg?x=1&amp;copy=2"></head><body><p>Text.</p></body></html>`
+	m := read(t, page, "https://example.com/a")
+	if m.Title != "Australian 'megablaze' under control" {
+		t.Errorf("title %q", m.Title)
+	}
+	if want := "We’re excited to introduce Mini-SGLang, watch <The Palace>"; m.Description != want {
+		t.Errorf("description %q, want %q", m.Description, want)
+	}
+	if m.Image != "https://example.com/a.jpg?x=1&copy=2" {
+		t.Errorf("image %q", m.Image)
+	}
+}
