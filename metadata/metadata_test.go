@@ -309,6 +309,9 @@ func FuzzRead(f *testing.F) {
 		`<p>光明日报记者 王建宏 张文攀 土豆，听名字</p><td>时间：2004年10月21日 作者：<!--a-->郭励弘</td><p>河南商报记者马俊峰/文</p>`)
 	f.Add(`<html lang="ar"><h1>T</h1><p>تحديث ١٤ مارس ٢٠٢١ · نشر ١٢ مارس ٢٠٢١</p><p>Bijgewerkt: 14 maart 2021</p>` +
 		`<p>2021 m. kovo 12 d.</p><p>ngày 12 tháng 3 năm 2021</p><p>๑๒ มีนาคม ๒๕๖๔</p><span>Piše: P. Mucović</span><p>Συντάκτης: Γιώργος</p>`)
+	f.Add(`<title>A &amp;#039;b&amp;#039; &amp;mdash; c</title><meta name="description" content="&lt;p&gt;x &lt;b&gt;y&lt;/b&gt; &lt;Z&gt;&amp;#65279;">` +
+		`<script type="application/ld+json">{"@graph":[{"@type":"Person","@id":"#p","name":"Ann Lee"},{"@type":"Article","author":{"@id":"#p"},"publisher":{"@id":"#o"}},{"@type":"Organization","@id":"#o","name":"Org"}]}</script>` +
+		`<p class="date">01.21.2020</p><h1>失事--国内频道</h1>`)
 	f.Fuzz(func(t *testing.T, page string) {
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
