@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -103,7 +104,7 @@ func (h *heading) follow(t string) {
 		return
 	}
 	if h.line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") &&
-		!updateWords.MatchString(h.prevText) { // "Updated" <span>January 8, 2026</span>
+		!opensWithUpdate(h.prevText) { // "Updated" <span>January 8, 2026</span>
 		if _, ok := findDate(t); ok {
 			h.line = t
 		}
@@ -712,9 +713,13 @@ var publishedOnLabels = []string{"mise en ligne", "published on", "posted on", "
 // labelFirsts has the first bytes a text opening with one of dateLabels
 // or publishedOnLabels may have, in any case (cutPrefixFold): a cheap
 // test that passes over most texts.
-var labelFirsts = func() (t [256]bool) {
-	for _, l := range append(dateLabels[:len(dateLabels):len(dateLabels)], publishedOnLabels...) {
-		r, _ := utf8.DecodeRuneInString(l)
+var labelFirsts = firstBytes(append(dateLabels[:len(dateLabels):len(dateLabels)], publishedOnLabels...))
+
+// firstBytes has the first bytes of words in either case: a capital may
+// open with another byte than its small letter ("Σ", "σ").
+func firstBytes(words []string) (t [256]bool) {
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
 		for f := r; ; {
 			t[utf8.AppendRune(nil, f)[0]] = true
 			if f = unicode.SimpleFold(f); f == r {
@@ -723,7 +728,7 @@ var labelFirsts = func() (t [256]bool) {
 		}
 	}
 	return t
-}()
+}
 
 // publishedOn says whether t opens with one of publishedOnLabels.
 func publishedOn(t string) bool {
@@ -934,18 +939,7 @@ var cjkByWords = func() (l []string) {
 }()
 
 // byFirsts are the first bytes of byWords, in either case.
-var byFirsts = func() (t [256]bool) {
-	for w := range byWords {
-		r, _ := utf8.DecodeRuneInString(w)
-		for f := r; ; { // a capital may open with another byte ("Σ", "σ")
-			t[utf8.AppendRune(nil, f)[0]] = true
-			if f = unicode.SimpleFold(f); f == r {
-				break
-			}
-		}
-	}
-	return t
-}()
+var byFirsts = firstBytes(slices.Collect(maps.Keys(byWords)))
 
 // maxByWord is the length in bytes of the longest of byWords.
 const maxByWord = len("συντάκτης")

@@ -312,11 +312,16 @@ func nativeDigit(r rune) int {
 // hasNativeDigit says whether s has one of nativeDigits' digits; it
 // decodes only the runes of the lead bytes they have (0xd9, 0xdb, 0xe0).
 func hasNativeDigit(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if b := s[i]; b == 0xd9 || b == 0xdb || b == 0xe0 {
-			if r, _ := utf8.DecodeRuneInString(s[i:]); nativeDigit(r) >= 0 {
+	for _, lead := range [...]byte{0xd9, 0xdb, 0xe0} {
+		for rest := s; ; {
+			i := strings.IndexByte(rest, lead)
+			if i < 0 {
+				break
+			}
+			if r, _ := utf8.DecodeRuneInString(rest[i:]); nativeDigit(r) >= 0 {
 				return true
 			}
+			rest = rest[i+1:]
 		}
 	}
 	return false
@@ -936,21 +941,84 @@ func yearEnd(s string) int {
 	return 0
 }
 
-// updateWords open a line that gives a modification date.
-var updateWords = regexp.MustCompile(`(?i)^\s*(?:(?:last|zuletzt|laatst|dernière|última|ultimo|ultima|последнее|ostatnio|senast|sist|sidst)\s+)?` + updateLabels)
+// lastWords may stand before an update label: "Last updated",
+// "Zuletzt geändert", "Dernière mise à jour".
+var lastWords = []string{"last", "zuletzt", "laatst", "dernière", "última", "ultimo", "ultima", "последнее", "ostatnio",
+	"senast", "sist", "sidst"}
+
+// updateLabelWords are the words that label a modification date in the
+// languages of langid.DefaultLanguages, or their stems ("actualiz":
+// actualizado, actualizat, actualización).
+var updateLabelWords = []string{"modified", "edited", "revised", "aktualisiert", "geändert", "mis à jour", "actualiz",
+	"atualiza", "aggiorna", "zaktualizowano", "обновлен", "оновлено", "актуализирано", "bijgewerkt", "gewijzigd", "aktualiz",
+	"güncelle", "uppdaterad", "uppdaterat", "opdateret", "oppdatert", "päivitetty", "frissítve", "módosítva", "ενημερώθηκε",
+	"ενημέρωση", "diperbarui", "dikemaskini", "cập nhật", "ažurirano", "posodobljeno", "actualitzat", "atnaujinta",
+	"atjaunots", "atjaunināts", "uuendatud", "muudetud", "עודכן", "تحديث", "अपडेट", "อัปเดต", "수정", "更新", "最后更新",
+	"最後更新", "最終更新", "修改"}
 
 // updateLabels are the words that label a modification date, or a
 // thread's latest activity ("Last post: 01/12/2025" on a forum, whose
 // publication is its first post's).
-const updateLabels = `(?:last\s+(?:post|reply)|latest\s+(?:post|reply)|updated?|modified|edited|revised|aktualisiert|geändert|mis à jour|` +
-	`actualiz|atualiza|aggiorna|zaktualizowano|обновлен|оновлено|актуализирано|bijgewerkt|gewijzigd|aktualiz|güncelle|uppdaterad|uppdaterat|` +
-	`opdateret|oppdatert|päivitetty|frissítve|módosítva|ενημερώθηκε|ενημέρωση|diperbarui|dikemaskini|cập nhật|ažurirano|` +
-	`posodobljeno|actualitzat|atnaujinta|atjaunots|atjaunināts|uuendatud|muudetud|עודכן|تحديث|अपडेट|อัปเดต|수정|` +
-	`更新|最后更新|最後更新|最終更新|修改)`
+var updateLabels = `(?:last\s+(?:post|reply)|latest\s+(?:post|reply)|updated?|` + strings.Join(updateLabelWords, "|") + `)`
+
+// opensWithUpdate says whether t opens with an update label, after
+// ASCII white space and one of lastWords: "Updated", "Last updated",
+// "Zuletzt geändert", "Last post" (what the pattern `(?i)^\s*(?:(?:last|
+// ...)\s+)?` + updateLabels says; TestOpensWithUpdate holds the two
+// together). As a pattern it is too long for regexp's backtracker.
+func opensWithUpdate(t string) bool {
+	t = strings.TrimLeft(t, asciiSpace)
+	if updateLabelAt(t) {
+		return true
+	}
+	for _, w := range lastWords {
+		if rest, ok := cutPrefixFold(t, w); ok {
+			if after := strings.TrimLeft(rest, asciiSpace); len(after) < len(rest) && updateLabelAt(after) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asciiSpace is the white space of regexp's \s.
+const asciiSpace = " \t\n\f\r"
+
+// updateLabelAt says whether t opens with one of the update labels
+// (updateLabels).
+func updateLabelAt(t string) bool {
+	if t == "" || !updateFirsts[t[0]] {
+		return false
+	}
+	for _, l := range updateLabelWords {
+		if _, ok := cutPrefixFold(t, l); ok {
+			return true
+		}
+	}
+	if _, ok := cutPrefixFold(t, "update"); ok {
+		return true
+	}
+	for _, w := range []string{"last", "latest"} {
+		if rest, ok := cutPrefixFold(t, w); ok {
+			after := strings.TrimLeft(rest, asciiSpace)
+			if len(after) < len(rest) {
+				for _, p := range []string{"post", "reply"} {
+					if _, ok := cutPrefixFold(after, p); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// updateFirsts has the first bytes of the update labels.
+var updateFirsts = firstBytes(slices.Concat(updateLabelWords, []string{"update", "last", "latest"}))
 
 // updateLabel says whether a shown date is a modification date.
 func updateLabel(sh shown) bool {
-	return containsAny(sh.hint, "updated", "modified", "update") || !sh.value && updateWords.MatchString(sh.text)
+	return containsAny(sh.hint, "updated", "modified", "update") || !sh.value && opensWithUpdate(sh.text)
 }
 
 // dated are the two dates of a page.
@@ -1079,7 +1147,7 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 		// it wins over a dated line above the headline (the last item of
 		// a sidebar's list of other articles).
 		var line date
-		if c.anchor != nil && take(&line, c.anchor.line, SourceByline, false) && !updateWords.MatchString(c.anchor.line) {
+		if c.anchor != nil && take(&line, c.anchor.line, SourceByline, false) && !opensWithUpdate(c.anchor.line) {
 			line.near = true
 			vis = line
 		}

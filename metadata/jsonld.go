@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -224,14 +225,7 @@ func anyOf(ts []string, kinds map[string]bool) bool {
 func summarize(objs []ldObject) ldInfo {
 	var info ldInfo
 	var main, page map[string]any
-	ids := map[string]map[string]any{} // the objects by their @id
-	for _, o := range objs {
-		if id := str(o.v["@id"]); id != "" {
-			if _, dup := ids[id]; !dup {
-				ids[id] = o.v
-			}
-		}
-	}
+	ids := ldIDs{objs: objs}
 	for _, o := range objs {
 		switch {
 		case main == nil && anyOf(o.types, ldArticle):
@@ -277,7 +271,7 @@ func summarize(objs []ldObject) ldInfo {
 			// news sites often a web producer, not the writer the byline
 			// names. It stands in when no byline does (see authors).
 			var refOrgs []string
-			info.refAuthors, refOrgs = names(deref(m["author"], ids))
+			info.refAuthors, refOrgs = names(deref(m["author"], &ids))
 			if len(orgs) == 0 {
 				orgs = refOrgs
 			}
@@ -296,11 +290,11 @@ func summarize(objs []ldObject) ldInfo {
 			info.pagePublished = true
 		}
 		fill(&info.modified, str(m["dateModified"]))
-		fill(&info.image, imageURL(deref(m["image"], ids)))
+		fill(&info.image, imageURL(deref(m["image"], &ids)))
 		fill(&info.image, imageURL(m["thumbnailUrl"]))
 		fill(&info.url, str(m["url"]))
 		fill(&info.lang, str(m["inLanguage"]))
-		if p, ok := deref(m["publisher"], ids).(map[string]any); ok {
+		if p, ok := deref(m["publisher"], &ids).(map[string]any); ok {
 			fill(&info.publisher, str(p["name"]))
 		}
 		if len(info.tags) == 0 {
@@ -326,15 +320,18 @@ func summarize(objs []ldObject) ldInfo {
 // and publisher into its @graph) by that object, in v or in the members
 // of v; a reference to no object, or an object with more than its @id,
 // stays.
-func deref(v any, ids map[string]map[string]any) any {
+func deref(v any, ids *ldIDs) any {
 	switch x := v.(type) {
 	case map[string]any:
-		if len(x) == 1 {
-			if o, ok := ids[str(x["@id"])]; ok {
+		if isRef(x) {
+			if o, ok := ids.get(str(x["@id"])); ok {
 				return o
 			}
 		}
 	case []any:
+		if !slices.ContainsFunc(x, func(e any) bool { m, ok := e.(map[string]any); return ok && isRef(m) }) {
+			return v // the usual array: no member to replace, no copy
+		}
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = deref(e, ids)
@@ -342,6 +339,34 @@ func deref(v any, ids map[string]map[string]any) any {
 		return out
 	}
 	return v
+}
+
+// isRef says whether an object is only a reference: its @id alone.
+func isRef(m map[string]any) bool {
+	_, ok := m["@id"]
+	return ok && len(m) == 1
+}
+
+// ldIDs are the typed objects of a page's JSON-LD by their @id, indexed
+// on the first reference deref meets.
+type ldIDs struct {
+	objs []ldObject
+	byID map[string]map[string]any
+}
+
+func (ids *ldIDs) get(id string) (map[string]any, bool) {
+	if ids.byID == nil {
+		ids.byID = map[string]map[string]any{}
+		for _, o := range ids.objs {
+			if k := str(o.v["@id"]); k != "" {
+				if _, dup := ids.byID[k]; !dup {
+					ids.byID[k] = o.v
+				}
+			}
+		}
+	}
+	o, ok := ids.byID[id]
+	return o, ok
 }
 
 func fill(dst *string, v string) {

@@ -281,20 +281,68 @@ func (m *Metadata) pickList(key string, l listed) []string {
 // back as it is. URLs are not passed through it: "&copy=2" in a query
 // is no entity.
 func unescapeText(s string) string {
-	if !strings.ContainsAny(s, "&<\ufeff") {
-		return s
-	}
-	if strings.IndexByte(s, '&') >= 0 && entityRe.MatchString(s) {
+	if hasEntity(s) {
 		s = html.UnescapeString(s)
 	}
 	if strings.IndexByte(s, '<') >= 0 {
 		s = inlineMarkup.ReplaceAllString(blockMarkup.ReplaceAllString(s, " "), "")
 	}
-	return strings.ReplaceAll(s, "\ufeff", "")
+	if strings.Contains(s, "\ufeff") {
+		s = strings.ReplaceAll(s, "\ufeff", "")
+	}
+	return s
+}
+
+// hasEntity says whether s holds an HTML entity: "&", then "#" and
+// digits (or "#x" and hex digits) or a letter and letters and digits,
+// then ";", 32 bytes at the most.
+func hasEntity(s string) bool {
+	for i := strings.IndexByte(s, '&'); i >= 0; {
+		rest := s[i+1:]
+		end := strings.IndexByte(rest, ';')
+		if end > 0 && end <= 32 && entityName(rest[:end]) {
+			return true
+		}
+		j := strings.IndexByte(rest, '&')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// entityName says whether n is what stands between "&" and ";" in an
+// entity: "#39", "#x27", "mdash".
+func entityName(n string) bool {
+	digits := func(s string, hex bool) bool {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if !(c >= '0' && c <= '9' || hex && (c|0x20 >= 'a' && c|0x20 <= 'f')) {
+				return false
+			}
+		}
+		return s != ""
+	}
+	switch {
+	case n[0] == '#' && len(n) > 1 && (n[1] == 'x' || n[1] == 'X'):
+		return digits(n[2:], true)
+	case n[0] == '#':
+		return digits(n[1:], false)
+	}
+	c := n[0] | 0x20
+	if c < 'a' || c > 'z' {
+		return false
+	}
+	for i := 1; i < len(n); i++ {
+		if !asciiAlnum(n[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 var (
-	entityRe = regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});`)
 	// The tags of HTML written as text: those that break a line leave a
 	// space, the others nothing ("<strong>Mini-SGLang</strong>,"). Only
 	// HTML's names count: "<The Palace: Tale of Jang Noksu>" is a title

@@ -3,8 +3,11 @@ package metadata
 import (
 	"math/rand"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // prefilterCases are texts for the cheap tests that stand before a
@@ -95,6 +98,28 @@ func TestMayOpenByline(t *testing.T) {
 		for _, s := range []string{s, r.Replace(s)} {
 			if byPrefix.MatchString(s) && !mayOpenByline(s) {
 				t.Errorf("mayOpenByline(%q) = false, but byPrefix matches it", s)
+			}
+		}
+	}
+}
+
+// updateWords is opensWithUpdate as a pattern, its reference.
+var updateWords = regexp.MustCompile(`(?i)^\s*(?:(?:` + strings.Join(lastWords, "|") + `)\s+)?` + updateLabels)
+
+// TestOpensWithUpdate holds opensWithUpdate to its pattern (updateWords),
+// in any case.
+func TestOpensWithUpdate(t *testing.T) {
+	var cases []string
+	for _, w := range slices.Concat(updateLabelWords, lastWords, []string{"last post", "latest reply", "updated", "update"}) {
+		r, n := utf8.DecodeRuneInString(w)
+		cases = append(cases, w+": 12.03.2021", strings.ToUpper(w)+" 12.03.2021", "  "+string(unicode.ToUpper(r))+w[n:]+" am 12.03.2021")
+	}
+	cases = append(cases, "Zuletzt geändert am 15.10.2021", "Last updated March 3, 2021", "ΕΝΗΜΕΡΏΘΗΚΕ: 14 Μαρτίου 2021")
+	r := strings.NewReplacer("a", "updated ", "b", "Bijgewerkt ", "海", "更新", "Né", "ΕΝΗΜΕΡΩΣΗ ")
+	for _, s := range append(cases, randomTexts(20000)...) {
+		for _, s := range []string{s, r.Replace(s)} {
+			if got, want := opensWithUpdate(s), updateWords.MatchString(s); got != want {
+				t.Errorf("opensWithUpdate(%q) = %v, updateWords says %v", s, got, want)
 			}
 		}
 	}
