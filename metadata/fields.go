@@ -795,7 +795,10 @@ func isName(s string) bool {
 	switch strings.ToLower(s) {
 	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
 		"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
-		"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories":
+		"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories",
+		// A newsroom is no author either ("Redaktion", "Redacción").
+		"newsroom", "editorial", "editorial team", "editorial staff", "redaktion", "die redaktion", "redacción",
+		"redazione", "rédaction", "la rédaction", "redactie", "redakcja", "redakce", "редакция", "редакція", "編集部", "编辑部":
 		return false
 	}
 	if strings.Contains(s, "{{") || templateVar.MatchString(s) { // page.head.extra.author
