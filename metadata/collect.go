@@ -1000,11 +1000,7 @@ func mayOpenByline(t string) bool {
 	if startsByWord(t) {
 		return true
 	}
-	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
-	if end < 0 {
-		end = len(t)
-	}
-	w := t[:end]
+	w := leadingLetters(t)
 	return strings.EqualFold(w, "af") || strings.EqualFold(w, "του") || strings.EqualFold(w, "της") // Σ folds to ς too
 }
 
@@ -1054,15 +1050,20 @@ func startsByWordRunes(t string) bool {
 		}
 		return false
 	}
-	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
-	if end < 0 {
-		end = len(t)
-	}
-	if end > maxByWord {
+	w := leadingLetters(t)
+	if len(w) > maxByWord {
 		return false
 	}
 	var buf [maxByWord]byte
-	return byWords[string(appendLower(buf[:0], t[:end]))]
+	return byWords[string(appendLower(buf[:0], w))]
+}
+
+// leadingLetters is the run of letters t opens with.
+func leadingLetters(t string) string {
+	if end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }); end >= 0 {
+		return t[:end]
+	}
+	return t
 }
 
 // trimLeftSpace is s without the white space strings.TrimSpace cuts at

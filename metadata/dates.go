@@ -1039,7 +1039,10 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 	// accept puts d, read from v, in dst when it can be right.
 	accept := func(dst *date, d date, v, source string) bool {
 		if !d.valid(now) {
-			bad = append(bad, fmt.Sprintf("%s %q", source, v))
+			// The rules may ask a refused source again: it is warned of once.
+			if b := fmt.Sprintf("%s %q", source, v); !slices.Contains(bad, b) {
+				bad = append(bad, b)
+			}
 			return false
 		}
 		d.source = source

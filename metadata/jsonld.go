@@ -381,9 +381,7 @@ func str(v any) string {
 	switch x := v.(type) {
 	case string:
 		s := x
-		if strings.ContainsAny(s, "&<") {
-			s = stripTags(html.UnescapeString(s))
-		}
+		s = unescapeText(s)
 		return fold(s)
 	case json.Number:
 		return x.String()
@@ -402,10 +400,6 @@ func str(v any) string {
 	}
 	return ""
 }
-
-var tagRe = regexp.MustCompile(`<[^>]*>`)
-
-func stripTags(s string) string { return tagRe.ReplaceAllString(s, " ") }
 
 // isOrg says whether an object is an organisation, not a person.
 func isOrg(x map[string]any) bool {

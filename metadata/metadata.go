@@ -219,11 +219,7 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	// author of their own (articles, forums): elsewhere the dates in the
 	// page are its items'.
 	d := c.dates(in.URL, in.Text, o.Now, in.PageType)
-	for _, w := range d.warnings { // the date rules may ask a refused source again
-		if !slices.Contains(m.Warnings, w) {
-			m.Warnings = append(m.Warnings, w)
-		}
-	}
+	m.Warnings = append(m.Warnings, d.warnings...)
 	if d.published.ok() && hasDate(in.PageType) && !(front(in.PageType) && shortAddress(in.URL)) {
 		m.Published, m.PublishedAt = d.published.day(), d.published.stamp()
 		m.Sources["published"] = d.published.source
@@ -285,7 +281,7 @@ func unescapeText(s string) string {
 		s = html.UnescapeString(s)
 	}
 	if strings.IndexByte(s, '<') >= 0 {
-		s = inlineMarkup.ReplaceAllString(blockMarkup.ReplaceAllString(s, " "), "")
+		s = closingInline.ReplaceAllString(markup.ReplaceAllString(s, " "), "")
 	}
 	if strings.Contains(s, "\ufeff") {
 		s = strings.ReplaceAll(s, "\ufeff", "")
@@ -343,12 +339,13 @@ func entityName(n string) bool {
 }
 
 var (
-	// The tags of HTML written as text: those that break a line leave a
-	// space, the others nothing ("<strong>Mini-SGLang</strong>,"). Only
-	// HTML's names count: "<The Palace: Tale of Jang Noksu>" is a title
-	// in Korean-style brackets.
-	blockMarkup  = regexp.MustCompile(`(?i)</?(?:p|br|div|li|ul|ol|h[1-6]|hr|img|blockquote|table|tr|td)(?:\s[^<>]*)?/?>`)
-	inlineMarkup = regexp.MustCompile(`(?i)</?(?:a|b|i|u|em|strong|span|font|small|sup|sub|mark|abbr|cite|q)(?:\s[^<>]*)?/?>`)
+	// The tags of HTML written as text. An inline element's closing tag
+	// leaves nothing ("<strong>Mini-SGLang</strong>,"); every other tag
+	// leaves a space ("and<a>Read More</a>"). Only HTML's names count:
+	// "<The Palace: Tale of Jang Noksu>" is a title in Korean-style
+	// brackets.
+	closingInline = regexp.MustCompile(`(?i)</(?:a|b|i|u|em|strong|span|font|small|sup|sub|mark|abbr|cite|q)\s*>`)
+	markup        = regexp.MustCompile(`(?i)<(?:/?(?:p|br|div|li|ul|ol|h[1-6]|hr|img|blockquote|table|tr|td)|(?:a|b|i|u|em|strong|span|font|small|sup|sub|mark|abbr|cite|q))(?:\s[^<>]*)?/?>`)
 )
 
 // clip folds white space and bounds the length.
