@@ -1,13 +1,12 @@
 package metadata
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"html"
 	"regexp"
-	"slices"
 	"strings"
+
+	"github.com/valyala/fastjson"
 )
 
 // ldInfo is what the page's JSON-LD says of the page itself.
@@ -55,7 +54,32 @@ func set(names ...string) map[string]bool {
 // ldObject is one typed object found in the page's JSON-LD.
 type ldObject struct {
 	types []string
-	v     map[string]any
+	v     *fastjson.Value // an object
+}
+
+// kind is v's JSON type; a missing value (nil) is null.
+func kind(v *fastjson.Value) fastjson.Type {
+	if v == nil {
+		return fastjson.TypeNull
+	}
+	return v.Type()
+}
+
+// object is v if it is an object, else nil.
+func object(v *fastjson.Value) *fastjson.Value {
+	if kind(v) == fastjson.TypeObject {
+		return v
+	}
+	return nil
+}
+
+// items are the members of an array, or nil.
+func items(v *fastjson.Value) []*fastjson.Value {
+	if kind(v) != fastjson.TypeArray {
+		return nil
+	}
+	a, _ := v.Array()
+	return a
 }
 
 // parseLD reads the page's JSON-LD scripts, leniently: comments and CDATA
@@ -63,6 +87,8 @@ type ldObject struct {
 // are repaired, several values in one script are all read. A script that
 // cannot be read, or the bytes over maxLDText, give a warning.
 func parseLD(texts []string, warnings *[]string) ldInfo {
+	var ps ldParsers
+	defer ps.release()
 	var objs []ldObject
 	budget := maxLDText
 	for i, t := range texts {
@@ -71,7 +97,7 @@ func parseLD(texts []string, warnings *[]string) ldInfo {
 			continue
 		}
 		budget -= len(t)
-		vals, err := decodeLD(t)
+		vals, err := ps.decodeLD(t)
 		if err != nil {
 			*warnings = append(*warnings, fmt.Sprintf("json-ld: script %d unreadable: %v", i+1, err))
 		}
@@ -82,32 +108,48 @@ func parseLD(texts []string, warnings *[]string) ldInfo {
 	return summarize(objs)
 }
 
+// ldParsers lends the parsers of one page's scripts. A value read lives
+// in its parser's buffers, so every parser used stays out of the pool
+// until the page's JSON-LD is summarized (into strings of its own).
+type ldParsers struct{ used []*fastjson.Parser }
+
+var parserPool fastjson.ParserPool
+
+func (ps *ldParsers) parse(s string) (*fastjson.Value, error) {
+	p := parserPool.Get()
+	ps.used = append(ps.used, p)
+	return p.Parse(s)
+}
+
+func (ps *ldParsers) release() {
+	for _, p := range ps.used {
+		parserPool.Put(p)
+	}
+	ps.used = nil
+}
+
 var (
 	trailingComma = regexp.MustCompile(`,\s*([}\]])`)
 	ldWrapper     = strings.NewReplacer("<!--", "", "-->", "", "<![CDATA[", "", "]]>", "", "//<![CDATA[", "", "//]]>", "")
 )
 
-// decodeLD decodes every JSON value of one script, repairing what it can.
-func decodeLD(t string) ([]any, error) {
+// decodeLD decodes every JSON value of one script, repairing what it can
+// (raw control characters in strings need no repair: the parser takes
+// them).
+func (ps *ldParsers) decodeLD(t string) ([]*fastjson.Value, error) {
 	if wrapped(t) {
 		t = ldWrapper.Replace(t) // the replacer reads every byte even when it has nothing to do
 	}
 	t = strings.TrimSpace(t)
-	vals, err := decodeAll(t)
+	vals, err := ps.decodeAll(t)
 	if err == nil {
 		return vals, nil
 	}
 	r := trailingComma.ReplaceAllString(t, "$1")
-	r = strings.Map(func(c rune) rune {
-		if c < 0x20 {
-			return ' ' // raw control characters are not allowed in JSON strings
-		}
-		return c
-	}, r)
 	if strings.Contains(r, "&quot;") || strings.Contains(r, "&#") {
 		r = html.UnescapeString(r)
 	}
-	if vals2, err2 := decodeAll(r); err2 == nil {
+	if vals2, err2 := ps.decodeAll(r); err2 == nil {
 		return vals2, nil
 	}
 	return vals, err
@@ -139,49 +181,53 @@ func wrapped(t string) bool {
 	}
 }
 
-// decodeAll decodes the values one after another; it returns those read
-// before an error.
-func decodeAll(t string) ([]any, error) {
-	var one any
-	if json.Unmarshal([]byte(t), &one) == nil { // the usual script: one value, read without a decoder's buffering
-		return []any{one}, nil
+// decodeAll decodes the values of t one after another (a script may
+// hold several, as JSON lines); it returns those read before an error.
+func (ps *ldParsers) decodeAll(t string) ([]*fastjson.Value, error) {
+	v, err := ps.parse(t)
+	if err == nil { // the usual script: one value
+		return []*fastjson.Value{v}, nil
 	}
-	dec := json.NewDecoder(strings.NewReader(t))
-	var out []any
-	for {
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			if err.Error() == "EOF" && len(out) > 0 {
-				return out, nil
-			}
-			if len(bytes.TrimSpace([]byte(t[dec.InputOffset():]))) == 0 && len(out) > 0 {
-				return out, nil
-			}
+	var sc fastjson.Scanner
+	sc.Init(t)
+	var out []*fastjson.Value
+	for sc.Next() {
+		// The scanner's value lives until its next one: it is read
+		// again by a parser of its own.
+		v, err := ps.parse(string(sc.Value().MarshalTo(nil)))
+		if err != nil {
 			return out, err
 		}
 		out = append(out, v)
 	}
+	if err := sc.Error(); err != nil {
+		return out, err
+	}
+	if len(out) == 0 {
+		return nil, err // no value at all: the parser's word for it
+	}
+	return out, nil
 }
 
 // gather collects the typed objects of a value: the value itself, the
 // members of @graph and of arrays, and the main entity.
-func gather(v any, objs *[]ldObject, depth int) {
+func gather(v *fastjson.Value, objs *[]ldObject, depth int) {
 	if depth > 8 {
 		return
 	}
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
+	switch kind(v) {
+	case fastjson.TypeArray:
+		for _, e := range items(v) {
 			gather(e, objs, depth+1)
 		}
-	case map[string]any:
-		if ts := types(x["@type"]); len(ts) > 0 {
-			*objs = append(*objs, ldObject{ts, x})
+	case fastjson.TypeObject:
+		if ts := types(v.Get("@type")); len(ts) > 0 {
+			*objs = append(*objs, ldObject{ts, v})
 		}
-		if g, ok := x["@graph"]; ok {
+		if g := v.Get("@graph"); g != nil {
 			gather(g, objs, depth+1)
 		}
-		if me, ok := x["mainEntity"].(map[string]any); ok && len(types(me["@type"])) > 0 {
+		if me := object(v.Get("mainEntity")); me != nil && len(types(me.Get("@type"))) > 0 {
 			gather(me, objs, depth+1)
 		}
 	}
@@ -189,22 +235,23 @@ func gather(v any, objs *[]ldObject, depth int) {
 
 // types reads an @type: a string or an array of strings, with any
 // schema.org prefix removed.
-func types(v any) []string {
+func types(v *fastjson.Value) []string {
 	var out []string
-	add := func(s string) {
+	add := func(b []byte) {
+		s := string(b)
 		s = strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/")
 		s = strings.TrimPrefix(s, "schema:")
 		if s != "" {
 			out = append(out, s)
 		}
 	}
-	switch x := v.(type) {
-	case string:
-		add(x)
-	case []any:
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				add(s)
+	switch kind(v) {
+	case fastjson.TypeString:
+		add(v.GetStringBytes())
+	case fastjson.TypeArray:
+		for _, e := range items(v) {
+			if kind(e) == fastjson.TypeString {
+				add(e.GetStringBytes())
 			}
 		}
 	}
@@ -224,8 +271,8 @@ func anyOf(ts []string, kinds map[string]bool) bool {
 // then a web page) and the site's name.
 func summarize(objs []ldObject) ldInfo {
 	var info ldInfo
-	var main, page map[string]any
-	ids := ldIDs{objs: objs}
+	var main, page *fastjson.Value
+	ids := &ldIDs{objs: objs}
 	for _, o := range objs {
 		switch {
 		case main == nil && anyOf(o.types, ldArticle):
@@ -237,7 +284,7 @@ func summarize(objs []ldObject) ldInfo {
 		switch {
 		case anyOf(o.types, ldWebSite):
 			if info.siteName == "" {
-				info.siteName = str(o.v["name"])
+				info.siteName = str(o.v.Get("name"))
 			}
 		case anyOf(o.types, ldCrumbs):
 			if len(info.categories) == 0 {
@@ -249,21 +296,21 @@ func summarize(objs []ldObject) ldInfo {
 			}
 		}
 	}
-	var entity map[string]any // what the main object is about: a QAPage's Question
+	var entity *fastjson.Value // what the main object is about: a QAPage's Question
 	if main != nil {
-		entity, _ = main["mainEntity"].(map[string]any)
+		entity = object(main.Get("mainEntity"))
 	}
-	for i, m := range []map[string]any{main, entity, page} {
+	for i, m := range []*fastjson.Value{main, entity, page} {
 		if m == nil {
 			continue
 		}
 		isMain := i == 0
-		fill(&info.headline, str(m["headline"]))
-		fill(&info.name, str(m["name"]))
-		fill(&info.description, str(m["description"]))
-		people, orgs := names(m["author"])
+		fill(&info.headline, str(m.Get("headline")))
+		fill(&info.name, str(m.Get("name")))
+		fill(&info.description, str(m.Get("description")))
+		people, orgs := names(m.Get("author"), nil)
 		if len(people) == 0 {
-			people, _ = names(m["creator"])
+			people, _ = names(m.Get("creator"), nil)
 		}
 		if len(people) == 0 && len(info.refAuthors) == 0 {
 			// An author named by a reference to a Person of the @graph
@@ -271,7 +318,7 @@ func summarize(objs []ldObject) ldInfo {
 			// news sites often a web producer, not the writer the byline
 			// names. It stands in when no byline does (see authors).
 			var refOrgs []string
-			info.refAuthors, refOrgs = names(deref(m["author"], &ids))
+			info.refAuthors, refOrgs = names(m.Get("author"), ids)
 			if len(orgs) == 0 {
 				orgs = refOrgs
 			}
@@ -283,90 +330,77 @@ func summarize(objs []ldObject) ldInfo {
 			info.orgAuthors = orgs
 		}
 		had := info.published != ""
-		fill(&info.published, str(m["datePublished"]))
-		fill(&info.published, str(m["dateCreated"]))
-		fill(&info.published, str(m["uploadDate"]))
+		fill(&info.published, str(m.Get("datePublished")))
+		fill(&info.published, str(m.Get("dateCreated")))
+		fill(&info.published, str(m.Get("uploadDate")))
 		if !had && info.published != "" && i == 2 {
 			info.pagePublished = true
 		}
-		fill(&info.modified, str(m["dateModified"]))
-		fill(&info.image, imageURL(deref(m["image"], &ids)))
-		fill(&info.image, imageURL(m["thumbnailUrl"]))
-		fill(&info.url, str(m["url"]))
-		fill(&info.lang, str(m["inLanguage"]))
-		if p, ok := deref(m["publisher"], &ids).(map[string]any); ok {
-			fill(&info.publisher, str(p["name"]))
+		fill(&info.modified, str(m.Get("dateModified")))
+		fill(&info.image, imageURL(m.Get("image"), ids))
+		fill(&info.image, imageURL(m.Get("thumbnailUrl"), nil))
+		fill(&info.url, str(m.Get("url")))
+		fill(&info.lang, str(m.Get("inLanguage")))
+		if p := object(ids.resolve(m.Get("publisher"))); p != nil {
+			fill(&info.publisher, str(p.Get("name")))
 		}
 		if len(info.tags) == 0 {
-			info.tags = keywords(m["keywords"])
+			info.tags = keywords(m.Get("keywords"))
 		}
-		if s := strList(m["articleSection"]); len(s) > 0 && isMain {
+		if s := strList(m.Get("articleSection")); len(s) > 0 && isMain {
 			info.categories = s
 		}
-		if page != nil && isMain && main["headline"] == nil && main["name"] == nil {
-			fill(&info.headline, str(page["headline"]))
+		if page != nil && isMain && isNull(main.Get("headline")) && isNull(main.Get("name")) {
+			fill(&info.headline, str(page.Get("headline")))
 		}
 	}
 	if main == nil && page != nil {
 		// A web page's name is often the <title>, site name and all; keep
 		// it as the name, not the headline.
-		info.headline = str(page["headline"])
+		info.headline = str(page.Get("headline"))
 	}
 	return info
 }
 
-// deref replaces a reference to another object of the page's JSON-LD
-// ({"@id": "#/schema/person/1"}, as Yoast SEO writes an article's author
-// and publisher into its @graph) by that object, in v or in the members
-// of v; a reference to no object, or an object with more than its @id,
-// stays.
-func deref(v any, ids *ldIDs) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if isRef(x) {
-			if o, ok := ids.get(str(x["@id"])); ok {
-				return o
-			}
-		}
-	case []any:
-		if !slices.ContainsFunc(x, func(e any) bool { m, ok := e.(map[string]any); return ok && isRef(m) }) {
-			return v // the usual array: no member to replace, no copy
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deref(e, ids)
-		}
-		return out
-	}
-	return v
-}
+// isNull says whether a value is missing or null.
+func isNull(v *fastjson.Value) bool { return kind(v) == fastjson.TypeNull }
 
-// isRef says whether an object is only a reference: its @id alone.
-func isRef(m map[string]any) bool {
-	_, ok := m["@id"]
-	return ok && len(m) == 1
+// isRef says whether a value is only a reference to another object of
+// the page's JSON-LD: an object with its @id alone ({"@id":
+// "#/schema/person/1"}, as Yoast SEO writes an article's author and
+// publisher into its @graph).
+func isRef(v *fastjson.Value) bool {
+	o, err := v.Object()
+	return err == nil && o.Len() == 1 && o.Get("@id") != nil
 }
 
 // ldIDs are the typed objects of a page's JSON-LD by their @id, indexed
-// on the first reference deref meets.
+// on the first reference resolve meets.
 type ldIDs struct {
 	objs []ldObject
-	byID map[string]map[string]any
+	byID map[string]*fastjson.Value
 }
 
-func (ids *ldIDs) get(id string) (map[string]any, bool) {
+// resolve returns the object v refers to, or v itself when it is no
+// reference or refers to no object; a nil ldIDs resolves nothing.
+func (ids *ldIDs) resolve(v *fastjson.Value) *fastjson.Value {
+	if ids == nil || kind(v) != fastjson.TypeObject || !isRef(v) {
+		return v
+	}
 	if ids.byID == nil {
-		ids.byID = map[string]map[string]any{}
+		ids.byID = map[string]*fastjson.Value{}
 		for _, o := range ids.objs {
-			if k := str(o.v["@id"]); k != "" {
+			if k := str(o.v.Get("@id")); k != "" {
 				if _, dup := ids.byID[k]; !dup {
 					ids.byID[k] = o.v
 				}
 			}
 		}
 	}
-	o, ok := ids.byID[id]
-	return o, ok
+	if o, ok := ids.byID[str(v.Get("@id"))]; ok {
+		return o
+	}
+	return v
 }
 
 func fill(dst *string, v string) {
@@ -377,81 +411,84 @@ func fill(dst *string, v string) {
 
 // str reads a text value: a string, a number, or the first of an array,
 // HTML entities decoded and tags left out.
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		s := x
-		s = unescapeText(s)
-		return fold(s)
-	case json.Number:
-		return x.String()
-	case float64:
-		return fmt.Sprint(x)
-	case []any:
-		for _, e := range x {
+func str(v *fastjson.Value) string {
+	switch kind(v) {
+	case fastjson.TypeString:
+		return fold(unescapeText(string(v.GetStringBytes())))
+	case fastjson.TypeNumber:
+		f, err := v.Float64()
+		if err != nil {
+			return ""
+		}
+		return fmt.Sprint(f)
+	case fastjson.TypeArray:
+		for _, e := range items(v) {
 			if s := str(e); s != "" {
 				return s
 			}
 		}
-	case map[string]any:
-		if s := str(x["@value"]); s != "" {
-			return s
-		}
+	case fastjson.TypeObject:
+		return str(v.Get("@value"))
 	}
 	return ""
 }
 
 // isOrg says whether an object is an organisation, not a person.
-func isOrg(x map[string]any) bool {
-	ts := types(x["@type"])
+func isOrg(v *fastjson.Value) bool {
+	ts := types(v.Get("@type"))
 	return len(ts) > 0 && !anyOf(ts, ldPerson) && anyOf(ts, ldOrg)
 }
 
 // names reads an author value: a string, an object with a name, or an
-// array of them. People and organisations come apart: an organisation as
-// the author is the site, not a byline, and stands in only when no person
-// is named anywhere on the page.
-func names(v any) (people, orgs []string) {
-	switch x := v.(type) {
-	case string:
-		if s := str(x); s != "" && !looksLikeURL(s) {
+// array of them, each resolved by ids when it refers to another object
+// (nil ids: references name nobody). People and organisations come
+// apart: an organisation as the author is the site, not a byline, and
+// stands in only when no person is named anywhere on the page.
+func names(v *fastjson.Value, ids *ldIDs) (people, orgs []string) {
+	v = ids.resolve(v)
+	switch kind(v) {
+	case fastjson.TypeString:
+		if s := str(v); s != "" && !looksLikeURL(s) {
 			people = []string{s}
 		}
-	case map[string]any:
-		s := str(x["name"])
+	case fastjson.TypeObject:
+		s := str(v.Get("name"))
 		switch {
-		case isOrg(x):
+		case isOrg(v):
 			if s != "" {
 				orgs = []string{s}
 			}
 		case s != "":
 			people = []string{s}
 		default:
-			if s := strings.TrimSpace(str(x["givenName"]) + " " + str(x["familyName"])); s != "" {
+			if s := strings.TrimSpace(str(v.Get("givenName")) + " " + str(v.Get("familyName"))); s != "" {
 				people = []string{s}
 			}
 		}
-	case []any:
-		for _, e := range x {
-			p, o := names(e)
+	case fastjson.TypeArray:
+		for _, e := range items(v) {
+			p, o := names(e, ids)
 			people, orgs = append(people, p...), append(orgs, o...)
 		}
 	}
 	return people, orgs
 }
 
-func imageURL(v any) string {
-	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x)
-	case map[string]any:
-		if s := str(x["url"]); s != "" {
+// imageURL reads an image value: a URL, an ImageObject, or the first of
+// an array of them, resolved by ids as names is.
+func imageURL(v *fastjson.Value, ids *ldIDs) string {
+	v = ids.resolve(v)
+	switch kind(v) {
+	case fastjson.TypeString:
+		return strings.TrimSpace(string(v.GetStringBytes()))
+	case fastjson.TypeObject:
+		if s := str(v.Get("url")); s != "" {
 			return s
 		}
-		return str(x["contentUrl"])
-	case []any:
-		for _, e := range x {
-			if s := imageURL(e); s != "" {
+		return str(v.Get("contentUrl"))
+	case fastjson.TypeArray:
+		for _, e := range items(v) {
+			if s := imageURL(e, ids); s != "" {
 				return s
 			}
 		}
@@ -459,15 +496,15 @@ func imageURL(v any) string {
 	return ""
 }
 
-func strList(v any) []string {
-	switch x := v.(type) {
-	case string:
-		if s := str(x); s != "" {
+func strList(v *fastjson.Value) []string {
+	switch kind(v) {
+	case fastjson.TypeString:
+		if s := str(v); s != "" {
 			return []string{s}
 		}
-	case []any:
+	case fastjson.TypeArray:
 		var out []string
-		for _, e := range x {
+		for _, e := range items(v) {
 			if s := str(e); s != "" {
 				out = append(out, s)
 			}
@@ -478,11 +515,11 @@ func strList(v any) []string {
 }
 
 // keywords reads a keywords value: an array, or one comma-separated string.
-func keywords(v any) []string {
-	if s, ok := v.(string); ok {
+func keywords(v *fastjson.Value) []string {
+	if kind(v) == fastjson.TypeString {
 		var out []string
-		for _, k := range strings.Split(s, ",") {
-			if k = strings.TrimSpace(str(k)); k != "" {
+		for k := range strings.SplitSeq(string(v.GetStringBytes()), ",") {
+			if k = strings.TrimSpace(fold(unescapeText(k))); k != "" {
 				out = append(out, k)
 			}
 		}
@@ -493,18 +530,16 @@ func keywords(v any) []string {
 
 // crumbs reads a BreadcrumbList's names, the home entry and the page's
 // own entry (the last, own) left out.
-func crumbs(v map[string]any) (sections []string, own string) {
-	items, _ := v["itemListElement"].([]any)
+func crumbs(v *fastjson.Value) (sections []string, own string) {
 	var out []string
-	for _, it := range items {
-		m, ok := it.(map[string]any)
-		if !ok {
+	for _, m := range items(v.Get("itemListElement")) {
+		if kind(m) != fastjson.TypeObject {
 			continue
 		}
-		n := str(m["name"])
+		n := str(m.Get("name"))
 		if n == "" {
-			if item, ok := m["item"].(map[string]any); ok {
-				n = str(item["name"])
+			if item := object(m.Get("item")); item != nil {
+				n = str(item.Get("name"))
 			}
 		}
 		if n != "" {

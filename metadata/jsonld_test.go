@@ -19,6 +19,16 @@ func TestJSONLDForms(t *testing.T) {
 		`{"@type":"NewsArticle","headline":"Goats","datePublished":"March 12, 2021","author":{"@type":"Person","name":"Ann Lee"}}`,
 		`{"@type":"NewsArticle","mainEntityOfPage":{"@type":"WebPage"},"headline":"Goats","datePublished":"2021-03-12","author":{"@type":"Person","name":["Ann Lee"]}}`,
 		`{"@type":"NewsArticle","headline":"Goats","datePublished":"2021-03-12","author":{"@type":"Person","givenName":"Ann","familyName":"Lee"}}`,
+		// several values in one script, as JSON lines
+		`{"@type":"WebSite","name":"Site"}
+		{"@type":"NewsArticle","headline":"Goats","datePublished":"2021-03-12","author":"Ann Lee"}`,
+		// a raw line break in a string, which JSON does not allow
+		`{"@type":"NewsArticle","headline":"Goats","description":"One
+two","datePublished":"2021-03-12","author":"Ann Lee"}`,
+		// entities for quotes, and trailing commas
+		`{&quot;@type&quot;:&quot;NewsArticle&quot;,&quot;datePublished&quot;:&quot;2021-03-12&quot;,&quot;author&quot;:[&quot;Ann Lee&quot;,],}`,
+		// a null headline, a numeric one, and an image by reference
+		`{"@graph":[{"@type":"ImageObject","@id":"#i","url":"https://example.com/g.jpg"},{"@type":"NewsArticle","headline":null,"name":2021,"image":{"@id":"#i"},"datePublished":"2021-03-12","author":{"name":"Ann Lee"}}]}`,
 	} {
 		m := read(t, `<html><head><script type="application/ld+json">`+ld+`</script></head><body><p>Text of the page here and there.</p></body></html>`, "")
 		if m.Published != "2021-03-12" || len(m.Authors) != 1 || m.Authors[0] != "Ann Lee" {
