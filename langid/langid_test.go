@@ -248,6 +248,9 @@ func vmRSS(t *testing.T) int64 {
 func TestIdentifyDeclared(t *testing.T) {
 	en := "The city council voted on Tuesday to expand the bicycle lanes along the river, and the mayor said that the work will start in the spring of next year."
 	de := "Der Stadtrat hat am Dienstag beschlossen, die Radwege entlang des Flusses auszubauen, und der Bürgermeister sagte, dass die Arbeiten im Frühjahr beginnen."
+	// a table of results with a few sentences: 9 of its 52 words are
+	// Portuguese common words, twice any other language's
+	pt := "Classificação NASCAR Cup 2018. Nesta página você terá sempre a classificação atualizada da NASCAR até a última corrida. 1 Kyle Busch 1200 pontos, 2 Kevin Harvick 1150 pontos, 3 Martin Truex 1100 pontos, 4 Joey Logano 1050 pontos, 5 Brad Keselowski 990 pontos, 6 Kurt Busch 950 pontos, 7 Chase Elliott 930 pontos. Coloque nos seus favoritos e volte sempre para ver os resultados de cada etapa"
 	da := "Byrådet har besluttet at udvide cykelstierne langs åen, og borgmesteren siger at arbejdet skal begynde til foråret, når vejret er blevet bedre i byen."
 	for _, c := range []struct {
 		name, text, declared, want string
@@ -256,6 +259,8 @@ func TestIdentifyDeclared(t *testing.T) {
 		{"confirmed", en, "en", "en", true},
 		{"wrong declaration: left to lingua", de, "en", "de", false},
 		{"no declaration", de, "", "de", true},
+		{"few sentences, confirmed", pt, "pt", "pt", true},
+		{"few sentences, no declaration: left to lingua", pt, "", "", false},
 		{"declared, no list: left to lingua", en, "el", "en", false},
 		{"close languages: left to lingua", da, "", "da", false},
 		{"too short: left to lingua", "The river and the lanes.", "en", "", false},

@@ -127,7 +127,9 @@ func (wl *wordLists) count(text string) wordCounts {
 
 // decide names the language of text by its common words: the declared
 // one when its words are commonShare of those read and outnumber every
-// other language's by confirmMargin; on a page that declares none, the
+// other language's by confirmMargin, or half of commonShare and by
+// guessMargin (a table of results, a calendar: few sentences, but what
+// words there are confirm the declaration); on a page that declares none, the
 // language whose words do so by guessMargin. The confidence is the
 // winner's count over its count plus the runner-up's. A declaration the
 // words do not confirm is left to lingua, whose confidence decides
@@ -140,7 +142,7 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 	if n < commonMinWords {
 		return "", 0, false
 	}
-	win := func(i int, margin float64) (float64, bool) {
+	win := func(i int, share, margin float64) (float64, bool) {
 		runner := 0
 		for j := range wl.langs {
 			if j != i {
@@ -148,14 +150,17 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 			}
 		}
 		d := float64(counts[i])
-		if d == 0 || d < commonShare*float64(n) || d < margin*float64(runner) {
+		if d == 0 || d < share*float64(n) || d < margin*float64(runner) {
 			return 0, false
 		}
 		return roundConf(d / (d + float64(runner))), true
 	}
 	if declared != "" {
 		if i := slices.Index(wl.langs, declared); i >= 0 {
-			if conf, ok := win(i, confirmMargin); ok {
+			if conf, ok := win(i, commonShare, confirmMargin); ok {
+				return declared, conf, true
+			}
+			if conf, ok := win(i, commonShare/2, guessMargin); ok {
 				return declared, conf, true
 			}
 		}
@@ -167,7 +172,7 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 			best = i
 		}
 	}
-	if conf, ok := win(best, guessMargin); ok {
+	if conf, ok := win(best, commonShare, guessMargin); ok {
 		return wl.langs[best], conf, true
 	}
 	return "", 0, false
