@@ -687,10 +687,11 @@ func (c *collector) dateLabel(t string) {
 			}
 		}
 	}
-	if len(t) > maxDateLine || !labelFirsts[t[0]] || !strings.ContainsRune(t, ':') && !strings.Contains(t, "：") && !publishedOn(t) {
+	labels := dateLabelIndex[t[0]]
+	if len(t) > maxDateLine || len(labels) == 0 || !strings.ContainsRune(t, ':') && !strings.Contains(t, "：") && !publishedOn(t) {
 		return
 	}
-	for _, l := range dateLabels {
+	for _, l := range labels {
 		if rest, ok := cutPrefixFold(t, l); ok && (rest == "" || rest[0] == ':' || rest[0] == ' ' || strings.HasPrefix(rest, "：")) {
 			if _, ok := findDate(t); ok {
 				c.labelledDate = t
@@ -710,29 +711,55 @@ var publishedOnLabels = []string{"mise en ligne", "published on", "posted on", "
 	"publicerad", "publiceret", "publisert", "julkaistu", "publicat pe", "опубліковано", "δημοσιεύθηκε",
 	"diterbitkan pada", "đăng lúc", "objavljeno", "입력"}
 
-// labelFirsts has the first bytes a text opening with one of dateLabels
-// or publishedOnLabels may have, in any case (cutPrefixFold): a cheap
-// test that passes over most texts.
-var labelFirsts = firstBytes(append(dateLabels[:len(dateLabels):len(dateLabels)], publishedOnLabels...))
+// dateLabelIndex and publishedOnIndex hold dateLabels and
+// publishedOnLabels by the first byte of a text that may open with them:
+// a cheap test passes over most texts, and the few others are compared
+// with the labels of their first byte alone.
+var (
+	dateLabelIndex   = labelIndex(dateLabels)
+	publishedOnIndex = labelIndex(publishedOnLabels)
+)
 
-// firstBytes has the first bytes of words in either case: a capital may
-// open with another byte than its small letter ("Σ", "σ").
+// labelIndex files words by the first bytes they may open a text with,
+// in either case (cutPrefixFold), each list in the order of words.
+func labelIndex(words []string) (x [256][]string) {
+	for _, w := range words {
+		for _, b := range firstBytesOf(w) {
+			x[b] = append(x[b], w)
+		}
+	}
+	return x
+}
+
+// firstBytes has the first bytes of words in either case.
 func firstBytes(words []string) (t [256]bool) {
 	for _, w := range words {
-		r, _ := utf8.DecodeRuneInString(w)
-		for f := r; ; {
-			t[utf8.AppendRune(nil, f)[0]] = true
-			if f = unicode.SimpleFold(f); f == r {
-				break
-			}
+		for _, b := range firstBytesOf(w) {
+			t[b] = true
 		}
 	}
 	return t
 }
 
+// firstBytesOf are the first bytes w may open with in either case: a
+// capital may open with another byte than its small letter ("Σ", "σ").
+func firstBytesOf(w string) []byte {
+	var out []byte
+	r, _ := utf8.DecodeRuneInString(w)
+	for f := r; ; {
+		if b := utf8.AppendRune(nil, f)[0]; !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+		if f = unicode.SimpleFold(f); f == r {
+			break
+		}
+	}
+	return out
+}
+
 // publishedOn says whether t opens with one of publishedOnLabels.
 func publishedOn(t string) bool {
-	for _, l := range publishedOnLabels {
+	for _, l := range publishedOnIndex[t[0]] {
 		if _, ok := cutPrefixFold(t, l); ok {
 			return true
 		}
