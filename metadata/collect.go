@@ -303,11 +303,11 @@ const maxLabelLine = 120
 
 // reporterLine is a text that opens with a newsroom's reporter credit:
 // "光明日报记者 王建宏 张文攀", "新华日报·交汇点记者 徐睿翔", "□ 本报记者
-// 葛灵丹", "顶端新闻·河南商报记者马俊峰/文". What stands before the title
+// 葛灵丹", "顶端新闻·河南商报记者马俊峰/文", "新华网黑龙江频道  记者  伊琳". What stands before the title
 // names a newspaper, an agency, a station or a site (it has one of
 // cjkOrgEnds): "他告诉记者" opens a sentence. A name written right after
 // the title must end at a "/".
-var reporterLine = regexp.MustCompile(`^[□■●◎\s]*([\p{Han}·・]{0,12}?)(?:记者|記者)[\s:：]*`)
+var reporterLine = regexp.MustCompile(`^[□■●◎\s\p{Zs}]*([\p{Han}·・]{0,12}?)[\s\p{Zs}]*(?:记者|記者)[\s\p{Zs}:：]*`)
 
 // credit keeps a reporter credit of the text t (reporterCredit,
 // reporterLine) as a byline: "记者 " and the names, "、" between them. A
@@ -352,7 +352,7 @@ func (c *collector) credit(n *html.Node, t string) {
 		}
 	} else if m := reporterLine.FindStringSubmatchIndex(t); m != nil && strings.ContainsAny(t[m[2]:m[3]], cjkOrgEnds) {
 		names = creditNames(t[m[1]:])
-		if len(names) > 0 && m[1] == m[3]+len("记者") && !strings.HasPrefix(t[m[1]+len(names[0]):], "/") {
+		if len(names) > 0 && (strings.HasSuffix(t[:m[1]], "记者") || strings.HasSuffix(t[:m[1]], "記者")) && !strings.HasPrefix(t[m[1]+len(names[0]):], "/") {
 			// With nothing between the title and the name, only a "/"
 			// after it ("马俊峰/文") marks it off as a name: "新华社记者看东北"
 			// is a headline.
@@ -948,7 +948,7 @@ func hasPrefixFold(s, w string) bool {
 // byWords open a byline (byPrefix and authorLabel say the same in full).
 var byWords = set("by", "von", "par", "por", "di", "door", "av", "de", "от", "автор", "авторы", "autor", "autorin",
 	"autoren", "auteur", "auteurs", "author", "authors", "written", "posted", "published", "reviewed", "edited",
-	"text", "story", "words", "photo", "photos", "作者", "著者", "筆者", "执笔", "執筆", "撰文", "文", "记者", "記者",
+	"text", "story", "words", "photo", "photos", "作者", "著者", "筆者", "执笔", "執筆", "撰文", "文", "撰稿", "记者", "記者",
 	"本报记者", "本報記者", "特约记者", "特約記者",
 	// Labels that open a byline with a colon (byLabelPrefix).
 	"piše", "avtor", "autorius", "autors", "kirjoittaja", "penulis", "yazar", "szerző", "συντάκτης", "tác")
