@@ -1033,7 +1033,7 @@ type dated struct {
 // whole page is searched for a date only on pages of a type that has an
 // author of its own (articles, forums): elsewhere the dates in the page
 // are its items'.
-func (c *collector) dates(u *url.URL, text string, now time.Time, pageType string) dated {
+func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageType string) dated {
 	var out dated
 	var bad []string
 	// accept puts d, read from v, in dst when it can be right.
@@ -1124,8 +1124,13 @@ func (c *collector) dates(u *url.URL, text string, now time.Time, pageType strin
 			d, ok := parseAs(sh.text, sh.value)
 			if !ok && !sh.value && near {
 				// A date line by the headline may write the year in
-				// two digits ("28.01.22 / 0 Kommentare").
+				// two digits ("28.01.22 / 0 Kommentare"), or the time
+				// since the page was posted ("3 hours ago"; elsewhere
+				// such a time is a listed item's).
 				d, ok = shortYearDate(sh.text, now)
+				if !ok {
+					d, ok = relativeDate(sh.text, fetched)
+				}
 			}
 			if !ok {
 				unread[i] = true

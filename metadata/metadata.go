@@ -133,9 +133,15 @@ func shortAddress(u *url.URL) bool {
 
 // Options configure Read. The zero value is ready.
 type Options struct {
-	// Now is the latest acceptable date (zero: the time of the call); a
-	// later date is a fault of the page and is not used.
+	// Now is the latest acceptable date (zero: Fetched, or the time of
+	// the call without it); a later date is a fault of the page and is
+	// not used.
 	Now time.Time
+	// Fetched is when the page was fetched (zero: unknown). A date the
+	// page shows as the time since ("3 hours ago", "vor 2 Tagen", "昨天")
+	// is read against it, and only when it is known: the time of a later
+	// run would give another day.
+	Fetched time.Time
 	// Identify names the language of a text with its confidence (0-1),
 	// given the ISO 639-1 code of the language the page declares ("" for
 	// none) as evidence (langid.Identifier.IdentifyDeclared); nil leaves
@@ -187,6 +193,9 @@ func (k *Collector) Walk(n *html.Node) { k.c.walk(n) }
 func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	w := &k.c
 	if o.Now.IsZero() {
+		o.Now = o.Fetched
+	}
+	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
 	host := ""
@@ -218,7 +227,7 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	// The whole page is searched for a date only on pages that have an
 	// author of their own (articles, forums): elsewhere the dates in the
 	// page are its items'.
-	d := c.dates(in.URL, in.Text, o.Now, in.PageType)
+	d := c.dates(in.URL, in.Text, o.Now, o.Fetched, in.PageType)
 	m.Warnings = append(m.Warnings, d.warnings...)
 	if d.published.ok() && hasDate(in.PageType) && !(front(in.PageType) && shortAddress(in.URL)) {
 		m.Published, m.PublishedAt = d.published.day(), d.published.stamp()

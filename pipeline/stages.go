@@ -165,10 +165,11 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 	if mo.Identify == nil && !s.NoLangID {
 		mo.Identify = langid.Default().IdentifyDeclared
 	}
-	if mo.Now.IsZero() && p.FetchedAt.After(earliestFetch) {
+	if mo.Fetched.IsZero() && p.FetchedAt.After(earliestFetch) {
 		// A page cannot give a date after it was fetched: a crawl of 2019
-		// read today refuses a "2025" as it refuses tomorrow's date.
-		mo.Now = p.FetchedAt
+		// read today refuses a "2025" as it refuses tomorrow's date. Its
+		// "3 hours ago" is read against that time too.
+		mo.Fetched = p.FetchedAt
 	}
 	in := metadata.Input{URL: p.URL, Text: openingText(p), PageType: string(p.Type)}
 	if k, ok := p.Visited().(*metadata.Collector); ok {
