@@ -79,3 +79,26 @@ func TestFetchTimeBoundsDates(t *testing.T) {
 		t.Errorf("no fetch time: published %q, warnings %q; want 2025-03-04 and no warning", p.Meta.Published, p.Warnings)
 	}
 }
+
+// TestFetchTimeReadsRelativeDates: a byline's "3 hours ago" is read
+// against the page's fetch time, and not without one.
+func TestFetchTimeReadsRelativeDates(t *testing.T) {
+	page := []byte(`<html><head><title>Goats on the hill</title></head><body><article><h1>Goats on the hill</h1>` +
+		`<div class="byline">By Ann Lee <span class="date">3 hours ago</span></div>` +
+		`<p>The goats came down from the hill this morning, and the village watched them eat every flower in the square.</p>` +
+		`</article></body></html>`)
+	var s Stages
+	p, _, err := s.Page(context.Background(), Input{Body: page, FetchedAt: time.Date(2019, 5, 13, 1, 0, 0, 0, time.UTC)}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Meta.Published != "2019-05-12" {
+		t.Errorf("fetched 2019-05-13T01:00Z: published %q, want 2019-05-12", p.Meta.Published)
+	}
+	if p, _, err = s.Page(context.Background(), Input{Body: page}, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if p.Meta.Published != "" {
+		t.Errorf("no fetch time: published %q, want none", p.Meta.Published)
+	}
+}
