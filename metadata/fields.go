@@ -723,7 +723,9 @@ func cleanAuthors(vals []string) []string {
 		if strings.ContainsAny(v, ":：") { // authorLabel ends with one
 			v = authorLabel.ReplaceAllString(v, "")
 		}
-		v = byPrefix.ReplaceAllString(v, "")
+		if mayOpenByline(v) {
+			v = byPrefix.ReplaceAllString(v, "")
+		}
 		if name, ok := koreanReporter(v); ok { // "홍길동 기자"
 			out = append(out, name)
 			continue
