@@ -303,10 +303,11 @@ const maxLabelLine = 120
 
 // reporterLine is a text that opens with a newsroom's reporter credit:
 // "光明日报记者 王建宏 张文攀", "新华日报·交汇点记者 徐睿翔", "□ 本报记者
-// 葛灵丹", "顶端新闻·河南商报记者马俊峰/文", "新华网黑龙江频道  记者  伊琳". What stands before the title
-// names a newspaper, an agency, a station or a site (it has one of
-// cjkOrgEnds): "他告诉记者" opens a sentence. A name written right after
-// the title must end at a "/".
+// 葛灵丹", "顶端新闻·河南商报记者马俊峰/文", "新华网黑龙江频道  记者  伊琳"
+// (with no-break spaces). What stands before the title names a
+// newspaper, an agency, a station or a site (it has one of cjkOrgEnds):
+// "他告诉记者" opens a sentence. A name written right after the title must
+// end at a "/".
 var reporterLine = regexp.MustCompile(`^[□■●◎\s\p{Zs}]*([\p{Han}·・]{0,12}?)[\s\p{Zs}]*(?:记者|記者)[\s\p{Zs}:：]*`)
 
 // credit keeps a reporter credit of the text t (reporterCredit,
