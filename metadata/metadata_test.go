@@ -75,6 +75,15 @@ func TestHugeJSONLD(t *testing.T) {
 	if !hasWarning(m, "over the") {
 		t.Errorf("no warning for the 5 MB script: %q", m.Warnings)
 	}
+	// Nesting 100,000 deep, under the size limit: the decoder stops at
+	// its depth limit, and the page's other script is still read.
+	deep := strings.Repeat(`{"a":[`, 100000)
+	page = `<html><head><script type="application/ld+json">` + deep + `</script>` +
+		`<script type="application/ld+json">{"@type":"Article","datePublished":"2020-01-01"}</script></head><body><h1>T</h1></body></html>`
+	m = read(t, page, "")
+	if m.Published != "2020-01-01" || !hasWarning(m, "json-ld: script 1 unreadable") {
+		t.Errorf("published %q, warnings %q; want 2020-01-01 and a warning for the nested script", m.Published, m.Warnings)
+	}
 }
 
 func TestFindDate(t *testing.T) {
