@@ -239,7 +239,7 @@ func isoDate(s string, m []int) date {
 			d.zone = z
 		}
 	}
-	return d
+	return solarDigits(d)
 }
 
 // findDate finds the first date written in a text.
@@ -368,7 +368,7 @@ func findDateIn(s string) (date, int, bool) {
 	// Each form needs its separator: a text without it is not run
 	// through the form's pattern.
 	dash, slash, dot := strings.IndexByte(s, '-') >= 0, strings.IndexByte(s, '/') >= 0, strings.IndexByte(s, '.') >= 0
-	ymd := func(p []string) date { return date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])} }
+	ymd := func(p []string) date { return solarDigits(date{y: atoi(p[1]), m: atoi(p[2]), d: atoi(p[3])}) }
 	dmy := func(p []string) date {
 		d, m := atoi(p[1]), atoi(p[2])
 		if m > 12 && d <= 12 { // no thirteenth month: the month comes first ("01.21.2020", US style)
@@ -525,6 +525,11 @@ func namedMonth(s string) (date, int, bool) {
 	}
 	for i, t := range ts {
 		m, end := monthAt(ts, i)
+		solar := false
+		if m == 0 {
+			m = solarMonth(t.s) // "۱۲ خرداد ۱۴۰۰"
+			solar = m > 0
+		}
 		if m == 0 {
 			continue
 		}
@@ -532,6 +537,10 @@ func namedMonth(s string) (date, int, bool) {
 		found := func(y, d, at int) (date, int, bool) {
 			if buddhist && y > 2400 { // not a year of the common era
 				y -= buddhistEra
+			}
+			if solar {
+				g, ok := fromSolar(date{y: y, m: m, d: d})
+				return g, at, ok
 			}
 			return date{y: y, m: m, d: d}, at, true
 		}

@@ -164,11 +164,32 @@ func TestFindDate(t *testing.T) {
 		"१२ मार्च २०२१":  "2021-03-12",
 		"১২ মার্চ ২০২১":  "2021-03-12",
 		"๑๒ มีนาคม ๒๕๖๔": "2021-03-12",
+		// The Solar Hijri calendar of Iran and Afghanistan (solar.go).
+		"۱۲ خرداد ۱۴۰۰":      "2021-06-02",
+		"12 خرداد 1400":      "2021-06-02",
+		"1400/03/12":         "2021-06-02",
+		"۱۴۰۰/۰۳/۱۲":         "2021-06-02",
+		"1 فروردین 1399":     "2020-03-20",
+		"۲۹ اسفند ۱۳۹۹":      "2021-03-19",
+		"۳۰ اسفند ۱۴۰۳":      "2025-03-20", // 1403 is leap
+		"1 دی 1402":          "2023-12-22",
+		"۱۲ ارديبهشت ۱۴۰۰":   "2021-05-02", // with an Arabic yeh
+		"۱۵ جوزا ۱۴۰۰":       "2021-06-05", // Dari
+		"سه‌شنبه ۴ آذر ۱۳۹۹": "2020-11-24",
 	} {
 		d, ok := findDate(in)
 		if !ok || d.day() != want {
 			t.Errorf("findDate(%q) = %q, %v; want %q", in, d.day(), ok, want)
 		}
+	}
+	// No such day (1400 is not leap); a lunar Hijri year, before the web.
+	for _, in := range []string{"۳۰ اسفند ۱۴۰۰", "1442/10/01"} {
+		if d, ok := findDate(in); ok && d.valid(testNow) {
+			t.Errorf("findDate(%q) = %q, a day that cannot be right", in, d.day())
+		}
+	}
+	if d, ok := parseValue("1399-05-12T10:00:00+04:30"); !ok || d.stamp() != "2020-08-02T10:00:00+04:30" {
+		t.Errorf("parseValue of a Solar Hijri timestamp = %q, want 2020-08-02T10:00:00+04:30", d.stamp())
 	}
 	// The abbreviations that are also words name a month only after the day.
 	for _, in := range []string{"call 0800 123 456, 3 items", "Apple iPad Pro Gen 5 2021", "Sold out 12 2019 units", "Lego Set 12 2019"} {
