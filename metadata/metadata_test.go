@@ -345,7 +345,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(`<title>A &amp;#039;b&amp;#039; &amp;mdash; c</title><meta name="description" content="&lt;p&gt;x &lt;b&gt;y&lt;/b&gt; &lt;Z&gt;&amp;#65279;">` +
 		`<script type="application/ld+json">{"@graph":[{"@type":"Person","@id":"#p","name":"Ann Lee"},{"@type":"Article","author":{"@id":"#p"},"publisher":{"@id":"#o"}},{"@type":"Organization","@id":"#o","name":"Org"}]}</script>` +
 		`<p class="date">01.21.2020</p><h1>失事--国内频道</h1>`)
-	f.Add(`<h1>Goats</h1><span class="date">vor einem Tag</span><time>3小时前</time><p class="date">Gestern, 18:02</p><div class="meta">il y a 2 jours</div>`)
+	f.Add(`<h1>Goats</h1><span class="date">vor einem Tag</span><time>3小时前</time><p class="date">Gestern, 18:02</p><div class="meta">il y a 2 jours</div><p class="date">۱۲ خرداد ۱۴۰۰</p><meta property="article:published_time" content="1399-05-12T10:00:00+04:30">`)
 	f.Fuzz(func(t *testing.T, page string) {
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
