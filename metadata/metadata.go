@@ -206,8 +206,11 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	m := Metadata{Sources: map[string]string{}}
 	m.Warnings = append(m.Warnings, c.warnings...)
 	base := in.URL
-	if c.base != nil && base != nil {
+	switch {
+	case c.base != nil && base != nil:
 		base = base.ResolveReference(c.base)
+	case c.base != nil && c.base.IsAbs():
+		base = c.base // a page with no address of its own: its <base href> still resolves its links
 	}
 	m.SiteName = m.pick("site_name", c.site)
 	m.Title = m.pick("title", c.title(in.PageType))

@@ -766,3 +766,18 @@ func TestEscapedTwice(t *testing.T) {
 		t.Errorf("image %q", m.Image)
 	}
 }
+
+// TestBaseWithoutAddress: a page read with no address of its own (a
+// JSONL line without a URL, a page piped in) resolves its relative links
+// against its absolute <base href>, and leaves them out without one.
+func TestBaseWithoutAddress(t *testing.T) {
+	head := `<meta property="og:image" content="/img/goats.jpg"><link rel="canonical" href="/2021/03/12/goats">`
+	m := read(t, `<html><head><base href="https://news.example.com/">`+head+`</head><body><h1>Goats</h1></body></html>`, "")
+	if m.Image != "https://news.example.com/img/goats.jpg" || m.CanonicalURL != "https://news.example.com/2021/03/12/goats" {
+		t.Errorf("image %q canonical %q, want them resolved against <base href>", m.Image, m.CanonicalURL)
+	}
+	m = read(t, `<html><head>`+head+`</head><body><h1>Goats</h1></body></html>`, "")
+	if m.Image != "" || m.CanonicalURL != "" {
+		t.Errorf("image %q canonical %q from relative links with no base", m.Image, m.CanonicalURL)
+	}
+}
