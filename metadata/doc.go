@@ -20,5 +20,8 @@
 // The headline is the page's first <h1> when a structured title agrees
 // with it, else the structured title with the site's name cut off.
 // Dates are calendar days as the page states them; no time zone is
-// converted.
+// converted. Dates are read in the languages of langid's set, Solar Hijri
+// dates (Iran, Afghanistan) as the common-era day; a date line by the
+// headline that gives the time since posting ("3 hours ago", "vor 2
+// Tagen") is read only against the page's fetch time (Options.Fetched).
 package metadata
