@@ -914,15 +914,11 @@ func valueKinds(v string) int {
 func statePrefix(before string) bool {
 	for _, p := range []string{"has-", "has_", "no-", "no_"} {
 		if len(before) >= len(p) && hasPrefixFold(before[len(before)-len(p):], p) &&
-			(len(before) == len(p) || !isWordByte(before[len(before)-len(p)-1])) {
+			(len(before) == len(p) || !asciiAlnum(before[len(before)-len(p)-1])) {
 			return true
 		}
 	}
 	return false
-}
-
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 func lowerByte(b byte) byte {

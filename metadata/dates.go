@@ -996,16 +996,16 @@ const asciiSpace = " \t\n\f\r"
 // updateLabelAt says whether t opens with one of the update labels
 // (updateLabels).
 func updateLabelAt(t string) bool {
-	if t == "" || !updateFirsts[t[0]] {
+	if t == "" {
 		return false
 	}
-	for _, l := range updateLabelWords {
+	for _, l := range updateLabelIndex[t[0]] {
 		if _, ok := cutPrefixFold(t, l); ok {
 			return true
 		}
 	}
-	if _, ok := cutPrefixFold(t, "update"); ok {
-		return true
+	if t[0]|0x20 != 'l' {
+		return false
 	}
 	for _, w := range []string{"last", "latest"} {
 		if rest, ok := cutPrefixFold(t, w); ok {
@@ -1022,8 +1022,9 @@ func updateLabelAt(t string) bool {
 	return false
 }
 
-// updateFirsts has the first bytes of the update labels.
-var updateFirsts = firstBytes(slices.Concat(updateLabelWords, []string{"update", "last", "latest"}))
+// updateLabelIndex holds the update labels by their first bytes
+// (labelIndex); "last post" and "latest reply" are read apart.
+var updateLabelIndex = labelIndex(slices.Concat(updateLabelWords, []string{"update"}))
 
 // updateLabel says whether a shown date is a modification date.
 func updateLabel(sh shown) bool {

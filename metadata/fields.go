@@ -490,6 +490,7 @@ func hanDashes(t string) string {
 	return b.String()
 }
 
+// asciiAlnum says whether c is an ASCII letter or digit.
 func asciiAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -137,7 +137,8 @@ type Options struct {
 	// the call without it); a later date is a fault of the page and is
 	// not used.
 	Now time.Time
-	// Fetched is when the page was fetched (zero: unknown). A date the
+	// Fetched is when the page was fetched (zero: unknown; one before
+	// 1995 is a fault of the input, warned of and not used). A date the
 	// page shows as the time since ("3 hours ago", "vor 2 Tagen", "昨天")
 	// is read against it, and only when it is known: the time of a later
 	// run would give another day.
@@ -192,6 +193,14 @@ func (k *Collector) Walk(n *html.Node) { k.c.walk(n) }
 // scan). Read leaves k as it was: reading again gives the same.
 func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	w := &k.c
+	var faults []string
+	if !o.Fetched.IsZero() && dayOf(o.Fetched).before(earliest) {
+		// A fetch time before the web (a WARC-Date of 1970) is a fault
+		// of the input: it neither bounds the dates nor dates "3 hours
+		// ago".
+		faults = append(faults, "metadata: fetch time "+o.Fetched.UTC().Format(time.RFC3339)+" before 1995, not used")
+		o.Fetched = time.Time{}
+	}
 	if o.Now.IsZero() {
 		o.Now = o.Fetched
 	}
@@ -204,7 +213,7 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	}
 	c := w.finish(doc, host)
 	m := Metadata{Sources: map[string]string{}}
-	m.Warnings = append(m.Warnings, c.warnings...)
+	m.Warnings = append(append(m.Warnings, faults...), c.warnings...)
 	base := in.URL
 	switch {
 	case c.base != nil && base != nil:

@@ -78,6 +78,15 @@ func TestFetchTimeBoundsDates(t *testing.T) {
 	if p.Meta.Published != "2025-03-04" || refused(p) {
 		t.Errorf("no fetch time: published %q, warnings %q; want 2025-03-04 and no warning", p.Meta.Published, p.Warnings)
 	}
+	// A fetch time before the web is the input's fault: warned of, and
+	// the time of the run bounds the dates.
+	if p, _, err = s.Page(context.Background(), Input{Body: page, FetchedAt: time.Unix(0, 0)}, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	warned := slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "fetch time 1970-01-01T00:00:00Z before 1995") })
+	if p.Meta.Published != "2025-03-04" || refused(p) || !warned {
+		t.Errorf("fetched 1970: published %q, warnings %q; want 2025-03-04 and a warning for the fetch time", p.Meta.Published, p.Warnings)
+	}
 }
 
 // TestFetchTimeReadsRelativeDates: a byline's "3 hours ago" is read

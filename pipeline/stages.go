@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/winnow-go/winnow/extract"
@@ -154,18 +153,13 @@ func (s *Stages) Label(ctx context.Context, p *extract.Page, sites *Sites, group
 // the language.
 const metadataText = 4 << 10
 
-// earliestFetch bounds the fetch times readMetadata trusts: an earlier
-// one (a WARC-Date of 1970, a zero time) is a fault of the input, and
-// the time of the run stands in.
-var earliestFetch = time.Date(1995, 1, 1, 0, 0, 0, 0, time.UTC)
-
 // readMetadata is the metadata stage.
 func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 	mo := s.Metadata
 	if mo.Identify == nil && !s.NoLangID {
 		mo.Identify = langid.Default().IdentifyDeclared
 	}
-	if mo.Fetched.IsZero() && p.FetchedAt.After(earliestFetch) {
+	if mo.Fetched.IsZero() {
 		// A page cannot give a date after it was fetched: a crawl of 2019
 		// read today refuses a "2025" as it refuses tomorrow's date. Its
 		// "3 hours ago" is read against that time too.
