@@ -90,6 +90,7 @@ const maxHeads = 5
 
 // heading is an <h1> and what its next afterH1Text bytes of text say.
 type heading struct {
+	node     *html.Node
 	text     string
 	pos      int    // bytes of text before it
 	after    []byte // the text below it
@@ -512,7 +513,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 			if t := strings.TrimSpace(strings.TrimRight(string(f.b), "¶")); t != "" {
 				// Documentation generators end a heading with its
 				// permalink, a pilcrow (Sphinx, MkDocs).
-				c.heads = append(c.heads, &heading{text: t, pos: c.pos})
+				c.heads = append(c.heads, &heading{node: n, text: t, pos: c.pos})
 			}
 		}
 	case atom.Time:
@@ -550,10 +551,16 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 }
 
 // microdata records an itemprop element's value; an author with its own
-// item scope is recorded by its name.
+// item scope is recorded by its name. The author of a comment or an
+// answer (an item of schema.org's Comment or Answer type) is a reply's,
+// not the page's: a forum thread marks its replies so and its opening
+// post often not at all.
 func (c *collector) microdata(n *html.Node, props string) {
 	_, scoped := attrOK(n, "itemscope")
 	for p := range strings.FieldsSeq(props) {
+		if strings.EqualFold(p, "author") && inReply(n) {
+			continue
+		}
 		var v string
 		if !scoped {
 			v = c.itemValue(n, c.room())
@@ -570,6 +577,126 @@ func (c *collector) microdata(n *html.Node, props string) {
 		}
 		c.add(c.micro, p, v)
 	}
+}
+
+// inReply says whether the item an itemprop element n belongs to (its
+// nearest ancestor with an item scope) is a Comment or an Answer.
+func inReply(n *html.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Type != html.ElementNode {
+			continue
+		}
+		if _, ok := attrOK(a, "itemscope"); ok {
+			t := strings.TrimRight(attr(a, "itemtype"), "/ ")
+			t = t[strings.LastIndexByte(t, '/')+1:]
+			return strings.EqualFold(t, "Comment") || strings.EqualFold(t, "Answer")
+		}
+	}
+	return false
+}
+
+// starter is a forum thread's starter: the member whose profile the
+// first profile link after the headline names (the opening post's
+// author), or, on a page without a headline, the first profile link. It
+// reads at most maxStarterWalk nodes, and only on forum pages: most
+// pages have hundreds of links and no member's.
+func (c *collector) starter() string {
+	n := c.doc
+	if c.anchor != nil {
+		n = c.anchor.node
+	}
+	for i := 0; n != nil && i < maxStarterWalk; i++ {
+		if n.Type == html.ElementNode && n.DataAtom == atom.A && profileLink(attr(n, "href")) {
+			if t := strings.TrimPrefix(c.shortText(n, maxMemberName), "@"); memberName(t) {
+				return t
+			}
+		}
+		n = following(n)
+	}
+	return ""
+}
+
+// maxStarterWalk bounds starter's walk.
+const maxStarterWalk = 20000
+
+// following is the node after n in document order, nil at the end.
+func following(n *html.Node) *html.Node {
+	if n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for ; n != nil; n = n.Parent {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+	}
+	return nil
+}
+
+// maxMemberName is the longest member's name read from a profile link.
+const maxMemberName = 40
+
+// profileSegments name the folder of members' profiles in a forum's or a
+// Q&A site's addresses: "/members/ann.1234/" (XenForo), "/u/ann"
+// (Discourse, Lemmy), "/users/5/ann" (Stack Exchange), "/profile/12-ann/"
+// (Invision).
+var profileSegments = set("members", "member", "u", "user", "users", "profile", "profiles")
+
+// profileLink says whether href links to one member's profile: a path
+// whose folder is one of profileSegments with a name after it, or a
+// forum script's profile page ("memberlist.php?mode=viewprofile&u=5"
+// of phpBB, "member.php?u=5" of vBulletin, "profile.php?id=5" of
+// FluxBB, "index.php?action=profile;u=5" of SMF).
+func profileLink(href string) bool {
+	if href == "" || !strings.Contains(href, "rofile") && !strings.Contains(href, "ember") && !strings.Contains(href, "/u") {
+		return false
+	}
+	h := strings.ToLower(href)
+	if strings.Contains(h, "viewprofile") || strings.Contains(h, "action=profile") ||
+		strings.Contains(h, "member.php?") || strings.Contains(h, "profile.php?") {
+		return true
+	}
+	if i := strings.IndexAny(h, "?#"); i >= 0 {
+		h = h[:i]
+	}
+	if i := strings.Index(h, "://"); i >= 0 { // the host is no folder
+		h = h[i+3:]
+		if j := strings.IndexByte(h, '/'); j >= 0 {
+			h = h[j:]
+		} else {
+			return false
+		}
+	}
+	segs := strings.Split(strings.Trim(h, "/"), "/")
+	for i := 0; i+1 < len(segs); i++ {
+		if profileSegments[segs[i]] && segs[i+1] != "" {
+			switch segs[i+1] {
+			case "login", "register", "signup", "sign_up", "logout", "password", "new":
+				return false
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// memberName says whether t, the text of a profile link, is a member's
+// name: one to three words of letters, digits and "._-'", with a letter,
+// and no word that says something else ("Guest", "Moderator", a month).
+func memberName(t string) bool {
+	if len(t) < 2 || len(t) > maxMemberName || len(strings.Fields(t)) > 3 || !notAName(t) {
+		return false
+	}
+	letter := false
+	for _, r := range t {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r), r == ' ', r == '.', r == '_', r == '-', r == '\'':
+		default:
+			return false
+		}
+	}
+	return letter
 }
 
 // kinds is what an element's attributes say (readKinds): whether its

@@ -533,12 +533,27 @@ func siteLike(seg, site string) bool {
 }
 
 // authors are the page's authors, most trusted source first.
-func (c *collector) authors() listed {
+func (c *collector) authors(pageType string) listed {
 	if l := cleanAuthors(c.ld.authors); len(l) > 0 {
 		return listed{l, SourceJSONLD}
 	}
+	forum := pageType == "forum"
+	if forum {
+		// A forum's members go by user names ("JGD", "josh_wilmot90"),
+		// which the rules for a person's name refuse.
+		for _, a := range c.ld.authors {
+			if a = fold(a); memberName(a) {
+				return listed{[]string{a}, SourceJSONLD}
+			}
+		}
+	}
 	if l := firstOfMany(cleanAuthors(c.micro["author"])); len(l) > 0 {
 		return listed{l, SourceMicrodata}
+	}
+	if forum {
+		if s := c.starter(); s != "" {
+			return listed{[]string{s}, SourceByline}
+		}
 	}
 	// A scholarly page's citation tags (citation_author, or the
 	// citation_authors some write) name every author; its other tags
@@ -795,13 +810,22 @@ func isName(s string) bool {
 	if len(w) == 1 && isCredential(s) {
 		return false
 	}
-	switch strings.ToLower(s) {
-	case "admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
-		"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
-		"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories",
-		// A newsroom is no author either ("Redaktion", "Redacción").
-		"newsroom", "editorial", "editorial team", "editorial staff", "redaktion", "die redaktion", "redacción",
-		"redazione", "rédaction", "la rédaction", "redactie", "redakcja", "redakce", "редакция", "редакція", "編集部", "编辑部":
+	return notAName(s)
+}
+
+// notNames are the words a page puts where a name stands that name no
+// one: a role, a button, an unfilled field, a newsroom ("Redaktion",
+// "Redacción").
+var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
+	"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
+	"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories",
+	"newsroom", "editorial", "editorial team", "editorial staff", "redaktion", "die redaktion", "redacción",
+	"redazione", "rédaction", "la rédaction", "redactie", "redakcja", "redakce", "редакция", "редакція", "編集部", "编辑部")
+
+// notAName says whether s, which stands where a name does, may be one:
+// it is none of notNames, no template variable and no month or day name.
+func notAName(s string) bool {
+	if notNames[strings.ToLower(s)] {
 		return false
 	}
 	if strings.Contains(s, "{{") || templateVar.MatchString(s) { // page.head.extra.author

@@ -224,7 +224,7 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	m.SiteName = m.pick("site_name", c.site)
 	m.Title = m.pick("title", c.title(in.PageType))
 	if authored(in.PageType) {
-		m.Authors = m.pickList("authors", c.authors())
+		m.Authors = m.pickList("authors", c.authors(in.PageType))
 		if in.PageType == "forum" && len(m.Authors) > 1 {
 			// A thread's author is its first post's; the names after
 			// it are those who replied.
