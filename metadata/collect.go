@@ -632,6 +632,112 @@ func following(n *html.Node) *html.Node {
 	return nil
 }
 
+// archiveFolders are the folders of the addresses of authors' archives.
+var archiveFolders = []string{"author", "authors", "autor", "autoren", "auteur", "auteurs", "writer", "writers",
+	"contributor", "contributors"}
+
+// authorArchive says whether href is the address of an author's archive,
+// the list of what one author wrote, a blog's or a newsroom's link from
+// a byline: a path with one of archiveFolders and a name after it
+// ("/author/ann-lee/", "/blog/authors/ann-lee", "/autor/anna-schmidt").
+// It runs on every link until one is found, so it jumps from "/" to
+// "/" and compares a folder only after a letter one can open with.
+func authorArchive(href string) bool {
+	for i := strings.IndexByte(href, '/'); i >= 0; {
+		rest := href[i+1:]
+		if n := archiveFolder(rest); n > 0 && n+1 < len(rest) && !strings.ContainsRune("/?#", rune(rest[n+1])) {
+			return strings.IndexAny(href[:i], "?#") < 0 // a path, not a query's value
+		}
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// archiveFolder is the length of the folder of archiveFolders that
+// rest opens with, a "/" after it; 0 for none.
+func archiveFolder(rest string) int {
+	if rest == "" {
+		return 0
+	}
+	switch rest[0] | 0x20 {
+	case 'a', 'w', 'c':
+		for _, f := range archiveFolders {
+			if len(rest) > len(f) && rest[len(f)] == '/' && hasPrefixFold(rest, f) {
+				return len(f)
+			}
+		}
+	}
+	return 0
+}
+
+// archiveName is the name the page gives the author whose archive its
+// first link to one with a text opens (authorArchive; an avatar's link
+// has none): that link's text, or the shortest text of another link to
+// that address that the first one holds ("Martin Junker" in "Alles von
+// Martin Junker"; not "More Posts"); "" for none. It walks the page,
+// which only the pages whose author nothing else names need: most links
+// are no archive's, and reading every link's address on every page
+// costs more than the walk.
+func (c *collector) archiveName() string {
+	var href, name string
+	for d := range c.doc.Descendants() {
+		if d.Type != html.ElementNode || d.DataAtom != atom.A {
+			continue
+		}
+		h := attr(d, "href")
+		switch {
+		case name == "":
+			if authorArchive(h) && !inAuthorList(d) {
+				href, name = h, c.shortText(d, maxLine)
+			}
+		case h == href:
+			if t := c.shortText(d, maxLine); t != "" && len(t) < len(name) && strings.Contains(name, t) {
+				name = t
+			}
+		}
+	}
+	return name
+}
+
+// inAuthorList says whether the link n to an author's archive is an item
+// of a list of authors (a site's columnists in its footer): the list item
+// it stands in, up to three levels up, has a neighbouring item with such
+// a link too.
+func inAuthorList(n *html.Node) bool {
+	li := n.Parent
+	for i := 0; li != nil && li.DataAtom != atom.Li; i++ {
+		if i == 3 {
+			return false
+		}
+		li = li.Parent
+	}
+	if li == nil {
+		return false
+	}
+	prev, next := li.PrevSibling, li.NextSibling
+	for prev != nil && prev.Type != html.ElementNode {
+		prev = prev.PrevSibling
+	}
+	for next != nil && next.Type != html.ElementNode {
+		next = next.NextSibling
+	}
+	for _, sib := range [...]*html.Node{prev, next} {
+		if sib == nil || sib.DataAtom != atom.Li {
+			continue
+		}
+		for d := range sib.Descendants() {
+			if d.Type == html.ElementNode && d.DataAtom == atom.A && authorArchive(attr(d, "href")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maxMemberName is the longest member's name read from a profile link.
 const maxMemberName = 40
 

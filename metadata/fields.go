@@ -609,6 +609,14 @@ func (c *collector) authors(pageType string) listed {
 	if l := cleanAuthors(c.ld.refAuthors); len(l) > 0 {
 		return listed{l, SourceJSONLD}
 	}
+	// A link to an author's archive names its author ("Posted by <a
+	// href="/author/colin-watson.html">Colin Watson</a>"); the first
+	// such link of a page is its byline's (archiveName).
+	if a := c.archiveName(); a != "" {
+		if l := personNames(cleanAuthors([]string{a})); len(l) > 0 {
+			return listed{l, SourceByline}
+		}
+	}
 	// No person is named anywhere: the organisation JSON-LD or a meta
 	// tag names as the author is the page's author.
 	if l := cleanAuthors(c.ld.orgAuthors); len(l) > 0 {

@@ -2,10 +2,7 @@ package metadata
 
 import (
 	"slices"
-	"strings"
 	"testing"
-
-	"golang.org/x/net/html"
 )
 
 func TestProfileLink(t *testing.T) {
@@ -57,33 +54,26 @@ func TestMemberName(t *testing.T) {
 // marked as a Comment's in microdata, are not the page's; a member's
 // user name in the thread's JSON-LD is its author.
 func TestForumStarter(t *testing.T) {
-	read := func(page, pageType string) []string {
-		doc, err := html.Parse(strings.NewReader(page))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return Read(doc, Input{PageType: pageType}, Options{Now: testNow}).Authors
-	}
 	thread := `<html><body><header><a href="/members/site-admin.1/">Site Admin</a></header>
 <h1>Ultimate graphics card guide</h1><p>Thread starter <a href="/members/samuelmiz.3009205/" class="username">SamuelMIz</a></p>
 <article><p>Here is my guide to every card.</p></article>
 <article itemscope itemtype="https://schema.org/Comment"><div itemprop="author" itemscope itemtype="https://schema.org/Person">
 <a href="/members/ralston18.1616259/"><span itemprop="name">Ralston18</span></a></div><p>Thanks for this.</p></article>
 </body></html>`
-	if got := read(thread, "forum"); !slices.Equal(got, []string{"SamuelMIz"}) {
+	if got := readAs(t, thread, "forum").Authors; !slices.Equal(got, []string{"SamuelMIz"}) {
 		t.Errorf("a thread's authors = %q, want its starter's", got)
 	}
-	if got := read(thread, "article"); len(got) != 0 {
+	if got := readAs(t, thread, "article").Authors; len(got) != 0 {
 		t.Errorf("an article's authors = %q: a profile link names a forum's member, a Comment's author a commenter", got)
 	}
 	ld := `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"AI discussion","author":{"@type":"Person","name":"JGD"}}</script></head>
 <body><h1>AI discussion</h1><p>It depends.</p></body></html>`
-	if got := read(ld, "forum"); !slices.Equal(got, []string{"JGD"}) {
+	if got := readAs(t, ld, "forum").Authors; !slices.Equal(got, []string{"JGD"}) {
 		t.Errorf("a thread's JSON-LD author = %q, want JGD", got)
 	}
 	article := `<html><body><h1>Materials</h1><span itemprop="author" itemscope itemtype="http://schema.org/Person"><span itemprop="name">Carlos Nadalim</span></span>
 <p>Text of the article, long enough.</p><section><article itemscope itemtype="http://schema.org/Comment"><cite itemprop="author" itemscope itemtype="http://schema.org/Person">Karol</cite><p>Nice.</p></article></section></body></html>`
-	if got := read(article, "article"); !slices.Equal(got, []string{"Carlos Nadalim"}) {
+	if got := readAs(t, article, "article").Authors; !slices.Equal(got, []string{"Carlos Nadalim"}) {
 		t.Errorf("an article's authors = %q, want its author without the commenters", got)
 	}
 }

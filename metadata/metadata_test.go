@@ -25,6 +25,16 @@ func read(t testing.TB, page, pageURL string) Metadata {
 	return Read(doc, Input{URL: u}, Options{Now: testNow})
 }
 
+// readAs reads page as a page of the given type.
+func readAs(t testing.TB, page, pageType string) Metadata {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Read(doc, Input{PageType: pageType}, Options{Now: testNow})
+}
+
 func hasWarning(m Metadata, sub string) bool {
 	return slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, sub) })
 }
