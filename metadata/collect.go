@@ -606,7 +606,7 @@ func (c *collector) starter() string {
 		n = c.anchor.node
 	}
 	for i := 0; n != nil && i < maxStarterWalk; i++ {
-		if n.Type == html.ElementNode && n.DataAtom == atom.A && profileLink(attr(n, "href")) {
+		if n.Type == html.ElementNode && n.DataAtom == atom.A && profileLink(attr(n, "href")) && c.onSite(attr(n, "href")) {
 			if t := strings.TrimPrefix(c.shortText(n, maxMemberName), "@"); memberName(t) {
 				return t
 			}
@@ -618,6 +618,32 @@ func (c *collector) starter() string {
 
 // maxStarterWalk bounds starter's walk.
 const maxStarterWalk = 20000
+
+// onSite says whether href links to a page of the page's own site: it is
+// relative, or its host is c.host or under it. A member's profile or an
+// author's archive elsewhere ("youtube.com/user/…") is not the page's.
+// Without a known host every link is the site's.
+func (c *collector) onSite(href string) bool {
+	h := strings.TrimSpace(href)
+	switch {
+	case hasPrefixFold(h, "https://"):
+		h = h[len("https://"):]
+	case hasPrefixFold(h, "http://"):
+		h = h[len("http://"):]
+	case strings.HasPrefix(h, "//"):
+		h = h[2:]
+	default:
+		return true
+	}
+	if c.host == "" {
+		return true
+	}
+	if i := strings.IndexAny(h, "/?#:"); i >= 0 {
+		h = h[:i]
+	}
+	h = strings.ToLower(h)
+	return h == c.host || strings.HasSuffix(h, "."+c.host)
+}
 
 // following is the node after n in document order, nil at the end.
 func following(n *html.Node) *html.Node {
@@ -691,7 +717,7 @@ func (c *collector) archiveName() string {
 		h := attr(d, "href")
 		switch {
 		case name == "":
-			if authorArchive(h) && !inAuthorList(d) {
+			if authorArchive(h) && c.onSite(h) && !inAuthorList(d) {
 				href, name = h, c.shortText(d, maxLine)
 			}
 		case h == href:

@@ -77,3 +77,24 @@ func TestForumStarter(t *testing.T) {
 		t.Errorf("an article's authors = %q, want its author without the commenters", got)
 	}
 }
+
+func TestOnSite(t *testing.T) {
+	c := &collector{host: "tomshardware.com"}
+	for _, c2 := range []struct {
+		href string
+		want bool
+	}{
+		{"/members/ann.1/", true},
+		{"https://forums.tomshardware.com/members/ann.1/", true},
+		{"//tomshardware.com/u/ann", true},
+		{"HTTPS://www.youtube.com/user/ann", false},
+		{"https://nottomshardware.com/u/ann", false},
+	} {
+		if got := c.onSite(c2.href); got != c2.want {
+			t.Errorf("onSite(%q) = %v, want %v", c2.href, got, c2.want)
+		}
+	}
+	if !(&collector{}).onSite("https://www.youtube.com/user/ann") {
+		t.Error("without a host every link should be the site's")
+	}
+}
