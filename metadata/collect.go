@@ -42,6 +42,7 @@ type collector struct {
 	ldTexts  []string
 	titleTag string
 	htmlLang string
+	textLang string // the language identified from the text where the page declares another or none
 	canon    string
 	base     *url.URL
 	bylines  []string // author lines, by their class

@@ -78,6 +78,17 @@ func dayFirst(lang string) bool {
 	return false
 }
 
+// dateLang is the language whose way of writing dates the page follows:
+// the language of its text where that is not the declared one (a
+// Russian page a template declares "en" writes "09/12/2011" for 9
+// December), else the declared tag with its region ("en-GB").
+func (c *collector) dateLang() string {
+	if c.textLang != "" {
+		return c.textLang
+	}
+	return c.htmlLang
+}
+
 // swapped is d with its day and month exchanged: the other reading of
 // a date written in digits alone (05/06/2020).
 func (d date) swapped() date {
@@ -1192,7 +1203,7 @@ func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageT
 			vis, swappedByURL = vis.swapped(), true
 		}
 	}
-	if vis.ok() && vis.monthFirst && !swappedByURL && dayFirst(c.htmlLang) {
+	if vis.ok() && vis.monthFirst && !swappedByURL && dayFirst(c.dateLang()) {
 		// Outside the United States the day comes first ("12/03/2021"
 		// on a page in Vietnamese or British English is 12 March).
 		vis = vis.swapped()

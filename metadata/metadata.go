@@ -239,9 +239,23 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	// The whole page is searched for a date only on pages that have an
 	// author of their own (articles, forums): elsewhere the dates in the
 	// page are its items'.
-	d := c.dates(in.URL, in.Text, o.Now, o.Fetched, in.PageType)
+	// The language first: the text's, where it is not the declared one,
+	// tells how the page writes a date in digits (dateLang).
+	m.lang(c, in, o)
+	if m.Sources["lang"] == SourceText && m.Lang != primaryTag(c.htmlLang) {
+		c.textLang = m.Lang
+	}
+	addr := in.URL
+	if addr != nil && addr.Scheme == "file" {
+		// A file's path is where a crawl was saved, not the page's
+		// address: its name's date is the crawl's ("20120106_…"). The
+		// page's canonical address stands in, as for a page read
+		// without one.
+		addr = nil
+	}
+	d := c.dates(addr, in.Text, o.Now, o.Fetched, in.PageType)
 	m.Warnings = append(m.Warnings, d.warnings...)
-	if d.published.ok() && hasDate(in.PageType) && !(front(in.PageType) && shortAddress(in.URL)) {
+	if d.published.ok() && hasDate(in.PageType) && !(front(in.PageType) && shortAddress(addr)) {
 		m.Published, m.PublishedAt = d.published.day(), d.published.stamp()
 		m.Sources["published"] = d.published.source
 	}
@@ -249,7 +263,6 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 		m.Modified, m.ModifiedAt = d.modified.day(), d.modified.stamp()
 		m.Sources["modified"] = d.modified.source
 	}
-	m.lang(c, in, o)
 	if len(m.Sources) == 0 {
 		m.Sources = nil
 	}
