@@ -711,7 +711,7 @@ func archiveFolder(rest string) int {
 // costs more than the walk.
 func (c *collector) archiveName() string {
 	var href, name string
-	for d := range c.doc.Descendants() {
+	for d := c.doc; d != nil; d = following(d) {
 		if d.Type != html.ElementNode || d.DataAtom != atom.A {
 			continue
 		}

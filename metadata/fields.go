@@ -247,6 +247,9 @@ var sectionNumber = regexp.MustCompile(`^(\d+(?:\.\d+)+)\.?\s+|^(\d+)\s+[-–—
 // <title> "Git - Branches in a Nutshell") is the table of contents'
 // order, not the headline's words.
 func unnumbered(h string, refs []valued) string {
+	if h == "" || !isDigit(h[0]) { // every section number opens with a digit
+		return h
+	}
 	m := sectionNumber.FindStringSubmatchIndex(h)
 	if m == nil || m[1] == len(h) {
 		return h
@@ -778,7 +781,9 @@ func cleanAuthors(vals []string) []string {
 		}
 		for _, part := range parts {
 			part = strings.Trim(part, " \t-–—:|·•/()[]")
-			part = byPrefix.ReplaceAllString(part, "")
+			if mayOpenByline(part) {
+				part = byPrefix.ReplaceAllString(part, "")
+			}
 			switch {
 			case named && isCredential(part) && len(words(part)) == 1:
 				out = append(out, part)

@@ -186,7 +186,10 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 func openingText(p *extract.Page) string {
 	var sb strings.Builder
 	sb.Grow(metadataText)
-	for _, b := range p.ContentBlocks() {
+	for _, b := range p.Blocks {
+		if b.Label != extract.Content {
+			continue
+		}
 		if sb.Len() >= metadataText {
 			break
 		}
