@@ -281,6 +281,15 @@ func TestCandidates(t *testing.T) {
 	if got := id.words.candidates(id.words.count(de), "en"); !slices.Equal(got, []string{"en", "de"}) {
 		t.Errorf("candidates of a German text declared English = %q, want en and de", got)
 	}
+	// Romance words shared by five languages: the declared one and the
+	// three with the most words stay.
+	pt := "1 de a 2 de a 3 de o 4 de la 5 que la 6 de a Interlagos, Curitiba e Goiânia; Cascavel, Londrina, Velocitta e Tarumã; o campeonato terá 12 etapas no calendário."
+	if got := id.words.candidates(id.words.count(pt), "pt"); len(got) != maxNarrow || !slices.Contains(got, "pt") {
+		t.Errorf("candidates of a Portuguese calendar = %q, want %d with pt", got, maxNarrow)
+	}
+	if got := id.words.candidates(id.words.count(pt), "ar"); got != nil {
+		t.Errorf("candidates of a text declared in a language without a list = %q, want none", got)
+	}
 	if got := id.words.candidates(id.words.count("12 34 56"), "en"); got != nil {
 		t.Errorf("candidates of no words = %q", got)
 	}

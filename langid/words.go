@@ -223,10 +223,18 @@ func lowerInto(buf []byte, w string) []byte {
 // a text they do not decide (see decide): the languages of the set whose
 // count is at least 1/guessMargin of the best one's, which must be half
 // of commonShare of the words read, and the declared language; nil when
-// there are more than maxNarrow of them, or no such evidence. lingua then
-// chooses among them alone: between the declared language and the one
-// the words favour ("en" declared on a German article), or between close
-// languages (Indonesian and Malay, Russian and Bulgarian).
+// there is no such evidence. Of more than maxNarrow such languages (a
+// Portuguese calendar's "de", "a", "o" are Spanish, Catalan and Italian
+// words too) the declared one and those with the most words stay, unless
+// the page declares a language without a list, which the text may be
+// written in (nil then). lingua then chooses among them alone: between
+// the declared language and the one the words favour ("en" declared on a
+// German article), or between close languages (Indonesian and Malay,
+// Russian and Bulgarian). On the 3,299 pages of the shared sets keeping
+// the first maxNarrow instead of none changes no language and five
+// confidences (0.9536 -> 1, 0.9905 -> 1), and lingua's time on the
+// scrapinghub pages goes from 6.5 to 5.3 ms (a Portuguese calendar's
+// 1.75 ms to 0.12).
 func (wl *wordLists) candidates(w wordCounts, declared string) []string {
 	counts, n := w.counts, w.n
 	best := 0
@@ -236,14 +244,33 @@ func (wl *wordLists) candidates(w wordCounts, declared string) []string {
 	if n < commonMinWords || float64(best) < commonShare/2*float64(n) {
 		return nil
 	}
-	var out []string
+	var out []int
 	for i, l := range wl.langs {
 		if l == declared || float64(counts[i])*guessMargin >= float64(best) {
-			out = append(out, l)
+			out = append(out, i)
 		}
 	}
 	if len(out) > maxNarrow {
-		return nil
+		if declared != "" && !slices.Contains(wl.langs, declared) {
+			return nil // a language without a list may be the text's: no narrowing leaves it out
+		}
+		// Romance languages share "de", "a", "que": keep the declared
+		// language and those whose words are the most.
+		slices.SortStableFunc(out, func(a, b int) int {
+			if (wl.langs[a] == declared) != (wl.langs[b] == declared) {
+				if wl.langs[a] == declared {
+					return -1
+				}
+				return 1
+			}
+			return counts[b] - counts[a]
+		})
+		out = out[:maxNarrow]
+		slices.Sort(out)
 	}
-	return out
+	codes := make([]string, len(out))
+	for i, j := range out {
+		codes[i] = wl.langs[j]
+	}
+	return codes
 }
