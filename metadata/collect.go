@@ -588,9 +588,14 @@ func inReply(n *html.Node) bool {
 			continue
 		}
 		if _, ok := attrOK(a, "itemscope"); ok {
-			t := strings.TrimRight(attr(a, "itemtype"), "/ ")
-			t = t[strings.LastIndexByte(t, '/')+1:]
-			return strings.EqualFold(t, "Comment") || strings.EqualFold(t, "Answer")
+			for t := range strings.FieldsSeq(attr(a, "itemtype")) { // several types may be named
+				t = strings.TrimRight(t, "/")
+				t = t[strings.LastIndexByte(t, '/')+1:]
+				if strings.EqualFold(t, "Comment") || strings.EqualFold(t, "Answer") {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	return false

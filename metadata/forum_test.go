@@ -57,7 +57,7 @@ func TestForumStarter(t *testing.T) {
 	thread := `<html><body><header><a href="/members/site-admin.1/">Site Admin</a></header>
 <h1>Ultimate graphics card guide</h1><p>Thread starter <a href="/members/samuelmiz.3009205/" class="username">SamuelMIz</a></p>
 <article><p>Here is my guide to every card.</p></article>
-<article itemscope itemtype="https://schema.org/Comment"><div itemprop="author" itemscope itemtype="https://schema.org/Person">
+<article itemscope itemtype="https://schema.org/Comment https://schema.org/CreativeWork"><div itemprop="author" itemscope itemtype="https://schema.org/Person">
 <a href="/members/ralston18.1616259/"><span itemprop="name">Ralston18</span></a></div><p>Thanks for this.</p></article>
 </body></html>`
 	if got := readAs(t, thread, "forum").Authors; !slices.Equal(got, []string{"SamuelMIz"}) {
