@@ -236,11 +236,9 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	m.Image = m.pick("image", c.image(base))
 	m.Categories = m.pickList("categories", c.categories())
 	m.Tags = m.pickList("tags", c.tags())
-	// The whole page is searched for a date only on pages that have an
-	// author of their own (articles, forums): elsewhere the dates in the
-	// page are its items'.
-	// The language first: the text's, where it is not the declared one,
-	// tells how the page writes a date in digits (dateLang).
+	// The language before the dates: the text's, where it is not the
+	// declared one, tells how the page writes a date in digits
+	// (dateLang).
 	m.lang(c, in, o)
 	if m.Sources["lang"] == SourceText && m.Lang != primaryTag(c.htmlLang) {
 		c.textLang = m.Lang
@@ -253,6 +251,9 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 		// without one.
 		addr = nil
 	}
+	// The whole page is searched for a date only on pages that have an
+	// author of their own (articles, forums): elsewhere the dates in the
+	// page are its items'.
 	d := c.dates(addr, in.Text, o.Now, o.Fetched, in.PageType)
 	m.Warnings = append(m.Warnings, d.warnings...)
 	if d.published.ok() && hasDate(in.PageType) && !(front(in.PageType) && shortAddress(addr)) {
