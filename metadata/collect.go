@@ -717,20 +717,38 @@ func (c *collector) dateLabel(t string) {
 			}
 		}
 	}
-	labels := dateLabelIndex[t[0]]
-	if len(t) > maxDateLine || len(labels) == 0 || !strings.ContainsRune(t, ':') && !strings.Contains(t, "：") && !publishedOn(t) {
+	colon := strings.ContainsRune(t, ':') || strings.Contains(t, "：")
+	if len(t) <= maxDateLine && (colon || publishedOn(t)) && c.labelAt(t) {
 		return
 	}
-	for _, l := range labels {
+	if colon && len(t) <= maxLabelLine {
+		// A line of labelled fields: "作者： 来源： 发布日期： 7/5/2005
+		// 9:23:57 PM", "Author: Ann Lee Date: 03.11.2021". The date's
+		// label may follow the other fields, after white space.
+		space := false
+		for i, r := range t {
+			if space && !isSpace(r) && len(dateLabelIndex[t[i]]) > 0 && c.labelAt(t[i:]) {
+				return
+			}
+			space = isSpace(r)
+		}
+	}
+}
+
+// labelAt reads a date label that opens t (dateLabels, then a colon or
+// white space): the date after it in t, or in the texts that follow.
+func (c *collector) labelAt(t string) bool {
+	for _, l := range dateLabelIndex[t[0]] {
 		if rest, ok := cutPrefixFold(t, l); ok && (rest == "" || rest[0] == ':' || rest[0] == ' ' || strings.HasPrefix(rest, "：")) {
 			if _, ok := findDate(t); ok {
 				c.labelledDate = t
 			} else {
 				c.labelWait = 2
 			}
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // publishedOnLabels are labels that name a date without a colon, a verb

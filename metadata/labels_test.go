@@ -55,3 +55,19 @@ func TestDateLabelsManyLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestDateLabelAfterFields: a short line of labelled fields names the
+// date by a label after the others. On a listing page (old forum
+// threads are often taken for one) no other rule reads such a line.
+func TestDateLabelAfterFields(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"作者： \n    size=\"20\"\n    &nbsp;&nbsp;来源：\n    size=\"20\"\n    &nbsp;&nbsp;发布日期： \n    7/5/2005 9:23:57 PM", "2005-05-07"},
+		{"Author: Ann Lee  Date: 03.11.2021", "2021-11-03"},
+		{"Views: 1200 Comments: 3 Rating: 4.5", ""},
+	} {
+		page := `<html lang="zh"><body><h1>Title</h1><div>` + c.line + `</div><p>Text of the page.</p></body></html>`
+		if got := readAs(t, page, "listing").Published; got != c.want {
+			t.Errorf("%q: published %q, want %q", c.line, got, c.want)
+		}
+	}
+}
