@@ -356,24 +356,37 @@ func FuzzRead(f *testing.F) {
 		`<script type="application/ld+json">{"@graph":[{"@type":"Person","@id":"#p","name":"Ann Lee"},{"@type":"Article","author":{"@id":"#p"},"publisher":{"@id":"#o"}},{"@type":"Organization","@id":"#o","name":"Org"}]}</script>` +
 		`<p class="date">01.21.2020</p><h1>失事--国内频道</h1>`)
 	f.Add(`<h1>Goats</h1><span class="date">vor einem Tag</span><time>3小时前</time><p class="date">Gestern, 18:02</p><div class="meta">il y a 2 jours</div><p class="date">۱۲ خرداد ۱۴۰۰</p><meta property="article:published_time" content="1399-05-12T10:00:00+04:30">`)
+	// The link rules: a thread's starter (read on forum pages), an
+	// author's archive (read where nothing else names the author), a
+	// list of authors, a date label after other fields.
+	f.Add(`<h1>Thread</h1><a href="https://www.youtube.com/user/x">YouTube</a><p>Thread starter <a href="/members/ann_b.12/" class="username">ann_b</a></p>` +
+		`<ul><li><a href="/authors/x/">X Y</a></li><li><a href="/authors/z/">Z W</a></li></ul><a href="/author/ann-lee/">Alles von Ann Lee</a><a href="/author/ann-lee/">Ann Lee</a>` +
+		`<div itemscope itemtype="https://schema.org/Comment https://schema.org/Thing"><span itemprop="author">Bob</span></div><p>作者： 来源： 发布日期： 7/5/2005 9:23:57 PM</p>`)
 	f.Fuzz(func(t *testing.T, page string) {
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
 			return
 		}
-		m := Read(doc, Input{Text: page}, Options{Fetched: testNow}) // relative dates are read against it
-		for _, d := range []string{m.Published, m.Modified} {
-			if d == "" {
-				continue
+		for _, pageType := range []string{"", "forum"} {
+			m := Read(doc, Input{Text: page, PageType: pageType}, Options{Fetched: testNow}) // relative dates are read against it
+			for _, d := range []string{m.Published, m.Modified} {
+				if d == "" {
+					continue
+				}
+				day, err := time.Parse("2006-01-02", d)
+				if err != nil || day.After(testNow.AddDate(0, 0, 1)) || day.Year() < 1995 {
+					t.Fatalf("date %q is no valid day in range", d)
+				}
 			}
-			day, err := time.Parse("2006-01-02", d)
-			if err != nil || day.After(testNow.AddDate(0, 0, 1)) || day.Year() < 1995 {
-				t.Fatalf("date %q is no valid day in range", d)
+			for k := range m.Sources {
+				if k == "" {
+					t.Fatal("empty source key")
+				}
 			}
-		}
-		for k := range m.Sources {
-			if k == "" {
-				t.Fatal("empty source key")
+			for _, a := range m.Authors {
+				if a == "" || len(a) > 1<<10 {
+					t.Fatalf("author %q", a)
+				}
 			}
 		}
 	})
