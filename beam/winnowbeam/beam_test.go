@@ -48,24 +48,6 @@ func mainRoot(t testing.TB) string {
 	}
 }
 
-// dataDir is the shared data: $WINNOW_DATA, else ../shared/data beside
-// the main module (not beside this module, whose go.mod is nearer).
-// Missing data skips the test, and fails it under CI=true.
-func dataDir(t testing.TB) string {
-	t.Helper()
-	if os.Getenv(shareddata.EnvVar) == "" {
-		if d := filepath.Join(mainRoot(t), "..", "shared", "data"); dirExists(d) {
-			t.Setenv(shareddata.EnvVar, d)
-		}
-	}
-	return shareddata.Require(t)
-}
-
-func dirExists(d string) bool {
-	st, err := os.Stat(d)
-	return err == nil && st.IsDir()
-}
-
 // runJob runs a job over paths and returns the output folder.
 func runJob(t testing.TB, paths []string, set Settings, out string) string {
 	out, _ = runJobCounters(t, paths, set, out)
@@ -188,7 +170,7 @@ func withSimHash(set Settings, k int) Settings {
 
 // sharedWARCs are every WARC file of the shared data, in name order.
 func sharedWARCs(t testing.TB) []string {
-	data := dataDir(t)
+	data := shareddata.Require(t)
 	var paths []string
 	filepath.WalkDir(filepath.Join(data, "warc"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".warc") || strings.HasSuffix(p, ".warc.gz")) {
@@ -228,7 +210,7 @@ var genwarcBin string
 // internal/tools/genwarc (every site in every file) and returns them.
 func generate(t testing.TB, pages, files int) []string {
 	t.Helper()
-	dataDir(t)
+	shareddata.Require(t)
 	root := mainRoot(t)
 	genwarcOnce.Do(func() {
 		bin := filepath.Join(os.TempDir(), "winnowbeam-test-genwarc")
@@ -391,7 +373,7 @@ func TestPageSets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the page sets take a minute")
 	}
-	data := dataDir(t)
+	data := shareddata.Require(t)
 	generate(t, 1, 1) // builds genwarc
 	sets := map[string][]string{}
 	for _, set := range []string{"cleaneval-zh", "daniel-ru", "daniel-zh", "scrapinghub", "trafilatura", "wcxb-dev-even"} {
@@ -564,7 +546,7 @@ func TestComponentRounds(t *testing.T) {
 // gives two files, the revisit in the second and its payload in the
 // first: the revisit is skipped in both, and the records are the same.
 func TestRevisitsAcrossFiles(t *testing.T) {
-	whole := filepath.Join(dataDir(t), "warc", "pywb", "example.warc")
+	whole := filepath.Join(shareddata.Require(t), "warc", "pywb", "example.warc")
 	b, err := os.ReadFile(whole)
 	if err != nil {
 		t.Fatal(err)

@@ -18,8 +18,10 @@ const EnvVar = "WINNOW_DATA"
 var ErrNotFound = errors.New("shareddata: ../shared/data not found (set WINNOW_DATA or pass --data)")
 
 // Dir returns the shared data folder: $WINNOW_DATA when set, else
-// ../shared/data relative to the module root found by walking up from the
-// working directory to the nearest go.mod. It checks that the folder exists.
+// ../shared/data beside a module root found by walking up from the
+// working directory: the nearest go.mod that has one, so that a module
+// nested in the repository (beam/, peers/) finds the data beside the
+// repository's. It checks that the folder exists.
 func Dir() (string, error) {
 	if d := os.Getenv(EnvVar); d != "" {
 		return checkDir(d)
@@ -28,12 +30,22 @@ func Dir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("shareddata: %w", err)
 	}
+	var firstErr error // the nearest module's, for the message
 	for dir := wd; ; {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return checkDir(filepath.Join(dir, "..", "shared", "data"))
+			d, err := checkDir(filepath.Join(dir, "..", "shared", "data"))
+			if err == nil {
+				return d, nil
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
+			if firstErr != nil {
+				return "", firstErr
+			}
 			// Not inside a module: try ../shared/data from the working directory.
 			return checkDir(filepath.Join(wd, "..", "shared", "data"))
 		}

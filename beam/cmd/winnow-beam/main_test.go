@@ -47,14 +47,9 @@ func winnowBeam(t *testing.T, args ...string) result {
 	return result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
 }
 
-// sharedWARCs are two WARC files of the shared data ($WINNOW_DATA, else
-// ../shared/data beside the main module, the beam module's parent).
+// sharedWARCs are two WARC files of the shared data.
 func sharedWARCs(t *testing.T) []string {
 	t.Helper()
-	if os.Getenv(shareddata.EnvVar) == "" {
-		wd, _ := os.Getwd()
-		t.Setenv(shareddata.EnvVar, filepath.Join(wd, "..", "..", "..", "..", "shared", "data"))
-	}
 	data := shareddata.Require(t)
 	return []string{filepath.Join(data, "warc", "pywb", "iana.warc.gz"), filepath.Join(data, "warc", "pywb", "dupes.warc.gz")}
 }
