@@ -1,6 +1,8 @@
 package langid
 
 import (
+	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -256,15 +258,13 @@ func (wl *wordLists) candidates(w wordCounts, declared string) []string {
 		}
 		// Romance languages share "de", "a", "que": keep the declared
 		// language and those whose words are the most.
-		slices.SortStableFunc(out, func(a, b int) int {
-			if (wl.langs[a] == declared) != (wl.langs[b] == declared) {
-				if wl.langs[a] == declared {
-					return -1
-				}
-				return 1
+		rank := func(i int) int {
+			if wl.langs[i] == declared {
+				return math.MaxInt
 			}
-			return counts[b] - counts[a]
-		})
+			return counts[i]
+		}
+		slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(rank(b), rank(a)) })
 		out = out[:maxNarrow]
 		slices.Sort(out)
 	}

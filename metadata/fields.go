@@ -823,7 +823,7 @@ func isName(s string) bool {
 	if len(w) == 1 && isCredential(s) {
 		return false
 	}
-	return notAName(s)
+	return mayBeName(s)
 }
 
 // notNames are the words a page puts where a name stands that name no
@@ -835,9 +835,9 @@ var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "no
 	"newsroom", "editorial", "editorial team", "editorial staff", "redaktion", "die redaktion", "redacción",
 	"redazione", "rédaction", "la rédaction", "redactie", "redakcja", "redakce", "редакция", "редакція", "編集部", "编辑部")
 
-// notAName says whether s, which stands where a name does, may be one:
+// mayBeName says whether s, which stands where a name does, may be one:
 // it is none of notNames, no template variable and no month or day name.
-func notAName(s string) bool {
+func mayBeName(s string) bool {
 	if notNames[strings.ToLower(s)] {
 		return false
 	}

@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"net/url"
 	"strings"
 	"unicode"
 
@@ -45,24 +46,14 @@ const maxStarterWalk = 20000
 // author's archive elsewhere ("youtube.com/user/…") is not the page's.
 // Without a known host every link is the site's.
 func (c *collector) onSite(href string) bool {
-	h := strings.TrimSpace(href)
-	switch {
-	case hasPrefixFold(h, "https://"):
-		h = h[len("https://"):]
-	case hasPrefixFold(h, "http://"):
-		h = h[len("http://"):]
-	case strings.HasPrefix(h, "//"):
-		h = h[2:]
-	default:
-		return true
-	}
 	if c.host == "" {
 		return true
 	}
-	if i := strings.IndexAny(h, "/?#:"); i >= 0 {
-		h = h[:i]
+	u, err := url.Parse(strings.TrimSpace(href))
+	if err != nil || u.Host == "" {
+		return true // relative, or no address to tell by
 	}
-	h = strings.ToLower(h)
+	h := strings.ToLower(u.Hostname())
 	return h == c.host || strings.HasSuffix(h, "."+c.host)
 }
 
@@ -201,25 +192,18 @@ var profileSegments = set("members", "member", "u", "user", "users", "profile", 
 // FluxBB, "index.php?action=profile;u=5" of SMF).
 func profileLink(href string) bool {
 	if href == "" || !strings.Contains(href, "rofile") && !strings.Contains(href, "ember") && !strings.Contains(href, "/u") {
+		return false // a cheap test first: the walk asks it of every link after the headline
+	}
+	u, err := url.Parse(strings.TrimSpace(href))
+	if err != nil {
 		return false
 	}
-	h := strings.ToLower(href)
-	if strings.Contains(h, "viewprofile") || strings.Contains(h, "action=profile") ||
-		strings.Contains(h, "member.php?") || strings.Contains(h, "profile.php?") {
+	path, query := strings.ToLower(u.Path), strings.ToLower(u.RawQuery)
+	if strings.Contains(query, "viewprofile") || strings.Contains(query, "action=profile") ||
+		query != "" && (strings.HasSuffix(path, "member.php") || strings.HasSuffix(path, "profile.php")) {
 		return true
 	}
-	if i := strings.IndexAny(h, "?#"); i >= 0 {
-		h = h[:i]
-	}
-	if i := strings.Index(h, "://"); i >= 0 { // the host is no folder
-		h = h[i+3:]
-		if j := strings.IndexByte(h, '/'); j >= 0 {
-			h = h[j:]
-		} else {
-			return false
-		}
-	}
-	segs := strings.Split(strings.Trim(h, "/"), "/")
+	segs := strings.Split(strings.Trim(path, "/"), "/")
 	for i := 0; i+1 < len(segs); i++ {
 		if profileSegments[segs[i]] && segs[i+1] != "" {
 			switch segs[i+1] {
@@ -236,7 +220,7 @@ func profileLink(href string) bool {
 // name: one to three words of letters, digits and "._-'", with a letter,
 // and no word that says something else ("Guest", "Moderator", a month).
 func memberName(t string) bool {
-	if len(t) < 2 || len(t) > maxMemberName || len(strings.Fields(t)) > 3 || !notAName(t) {
+	if len(t) < 2 || len(t) > maxMemberName || len(strings.Fields(t)) > 3 || !mayBeName(t) {
 		return false
 	}
 	letter := false
