@@ -36,6 +36,9 @@ const firstCJK = 0x1100
 // more; Chinese the rest. The confidence is the share of the text's
 // tokens written in the winning language's scripts.
 func (id *Identifier) byScript(text string) (lang string, confidence float64, ok bool) {
+	if !mayHaveCJK(text[:min(len(text), scriptSample)]) {
+		return "", 0, false
+	}
 	var han, kana, hangul, other int
 	inWord := false
 	for i, r := range text {
@@ -81,4 +84,23 @@ func (id *Identifier) byScript(text string) (lang string, confidence float64, ok
 		return "zh", share(han), true
 	}
 	return "", 0, false
+}
+
+// mayHaveCJK says whether a rune of s may be an ideograph, a kana or a
+// Hangul letter: all of unicode.Han, Hiragana, Katakana and Hangul lie
+// in U+1100-U+11FF (Hangul Jamo) and from U+2E80 on, so a text without
+// such a rune (most Latin and Cyrillic texts: their typographic quotes
+// and dashes are U+2000-U+206F) has none. Only a byte that leads a rune
+// from U+1000 on is decoded.
+func mayHaveCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0xe1 {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x2e80 || 0x1100 <= r && r <= 0x11ff {
+			return true
+		}
+	}
+	return false
 }

@@ -100,6 +100,35 @@ func TestByScript(t *testing.T) {
 	}
 }
 
+// TestMayHaveCJK: byScript's quick test passes over Latin and Cyrillic
+// text, even with typographic punctuation above U+1000, and lets through
+// every script byScript decides.
+func TestMayHaveCJK(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"It’s “the” end — of the line…", false},
+		{"Привет, мир – «ёлка»", false},
+		{"Ångström café naïve", false},
+		{"a 新 b", true},
+		{"ｶﾀｶﾅ", true}, // half-width katakana, U+FF66 on
+		{"ᄀ", true},    // a Hangul Jamo, U+1100
+		{"한국", true},
+		{"ひらがな", true},
+		{"\xe4\xb8", true}, // a cut rune decodes as U+FFFD: read it all
+	} {
+		if got := mayHaveCJK(c.text); got != c.want {
+			t.Errorf("mayHaveCJK(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	for _, s := range []string{"新", "ｶ", "ᄀ", "한", "ひ", "カ"} {
+		if _, _, ok := Default().byScript(s); !ok {
+			t.Errorf("byScript(%q) does not decide", s)
+		}
+	}
+}
+
 func TestChunks(t *testing.T) {
 	long := strings.Repeat("word ", 100) // 500 runes
 	for _, c := range []struct {

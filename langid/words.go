@@ -184,8 +184,15 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 func wordsOf(s string) func(yield func(string) bool) {
 	return func(yield func(string) bool) {
 		start := -1
-		for i, r := range s {
-			letter := unicode.IsLetter(r) || r >= firstMark && unicode.Is(unicode.Mn, r)
+		for i, size := 0, 1; i < len(s); i += size {
+			var letter bool
+			if b := s[i]; b < utf8.RuneSelf { // ASCII letters by their bits
+				letter, size = 'a' <= b|0x20 && b|0x20 <= 'z', 1
+			} else {
+				var r rune
+				r, size = utf8.DecodeRuneInString(s[i:])
+				letter = unicode.IsLetter(r) || r >= firstMark && unicode.Is(unicode.Mn, r)
+			}
 			switch {
 			case letter && start < 0:
 				start = i
