@@ -478,7 +478,9 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 			}
 		}
 		for key := range strings.FieldsSeq(attr(n, "itemprop")) {
-			c.add(c.micro, key, content)
+			if itemRead(key) {
+				c.add(c.micro, key, content)
+			}
 		}
 		return false
 	case atom.Link:
@@ -486,7 +488,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		if c.canon == "" && hasWord(rel, "canonical") {
 			c.canon = strings.TrimSpace(attr(n, "href"))
 		}
-		if ip := attr(n, "itemprop"); ip != "" {
+		if ip := attr(n, "itemprop"); ip != "" && itemRead(ip) {
 			c.add(c.micro, ip, attr(n, "href"))
 		}
 		return false
@@ -542,7 +544,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 	if k.itemprop != "" {
 		c.microdata(n, k.itemprop)
 	}
-	if k.property != "" && n.DataAtom != atom.Meta {
+	if k.property != "" && n.DataAtom != atom.Meta && itemRead(k.property) {
 		c.add(c.micro, k.property, c.itemValue(n, c.room())) // RDFa
 	}
 	if !inComments {
@@ -559,6 +561,9 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 func (c *collector) microdata(n *html.Node, props string) {
 	_, scoped := attrOK(n, "itemscope")
 	for p := range strings.FieldsSeq(props) {
+		if !itemRead(p) {
+			continue // its value would not be read: an articleBody's text is not copied
+		}
 		if strings.EqualFold(p, "author") && inReply(n) {
 			continue
 		}
@@ -578,6 +583,36 @@ func (c *collector) microdata(n *html.Node, props string) {
 		}
 		c.add(c.micro, p, v)
 	}
+}
+
+// itemKeys are the microdata and RDFa properties the rules read (item),
+// lower case; the values of the others are not collected.
+var itemKeys = func() map[string]bool {
+	m := set("author", "image", "articlesection", "keywords", "og:site_name",
+		"application-name", "al:android:app_name", "al:ios:app_name")
+	for _, ks := range [][]string{publishedKeys, modifiedKeys, descriptionKeys} {
+		for _, k := range ks {
+			m[k] = true
+		}
+	}
+	return m
+}()
+
+// itemRead says whether the rules read a microdata or RDFa property's
+// values: one of itemKeys, or a publication date in a namespace of its
+// own (namespacedDate).
+func itemRead(key string) bool {
+	key = strings.ToLower(strings.TrimSpace(key))
+	return itemKeys[key] || namespacedDate(key)
+}
+
+// item are the values of a microdata or RDFa property. The key must be
+// one itemRead accepts: the others' values are not collected.
+func (c *collector) item(key string) []string {
+	if !itemRead(key) {
+		panic("metadata: the microdata property " + key + " is read but not collected (itemKeys)")
+	}
+	return c.micro[key]
 }
 
 // inReply says whether the item an itemprop element n belongs to (its
@@ -1444,7 +1479,7 @@ func (c *collector) first(ld string, keys ...string) valued {
 		if vs := c.metas[k]; len(vs) > 0 {
 			return valued{vs[0], metaSource(k)}
 		}
-		if vs := c.micro[k]; len(vs) > 0 {
+		if vs := c.item(k); len(vs) > 0 {
 			return valued{vs[0], SourceMicrodata}
 		}
 	}

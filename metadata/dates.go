@@ -688,12 +688,19 @@ var publishedSuffixes = set("published_time", "published", "uploaded", "pubdate"
 func (c *collector) namespacedKeys() []string {
 	var keys []string
 	for k := range c.metas {
-		if i := strings.LastIndexAny(k, ":."); i > 0 && publishedSuffixes[k[i+1:]] && !slices.Contains(publishedKeys, k) {
+		if namespacedDate(k) && !slices.Contains(publishedKeys, k) {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// namespacedDate says whether a meta key names a publication date in a
+// namespace of its own (publishedSuffixes).
+func namespacedDate(k string) bool {
+	i := strings.LastIndexAny(k, ":.")
+	return i > 0 && publishedSuffixes[k[i+1:]]
 }
 
 // parseAs reads a date from an attribute value (value) or from text.
@@ -1084,7 +1091,7 @@ func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageT
 					return
 				}
 			}
-			for _, v := range c.micro[k] {
+			for _, v := range c.item(k) {
 				if take(dst, v, SourceMicrodata, true) {
 					return
 				}

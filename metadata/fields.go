@@ -550,7 +550,7 @@ func (c *collector) authors(pageType string) listed {
 			}
 		}
 	}
-	if l := firstOfMany(cleanAuthors(c.micro["author"])); len(l) > 0 {
+	if l := firstOfMany(cleanAuthors(c.item("author"))); len(l) > 0 {
 		return listed{l, SourceMicrodata}
 	}
 	if forum {
@@ -922,7 +922,7 @@ func (c *collector) image(base *url.URL) valued {
 	if u := absolute(c.ld.image, base); u != "" {
 		return valued{u, SourceJSONLD}
 	}
-	if vs := c.micro["image"]; len(vs) > 0 {
+	if vs := c.item("image"); len(vs) > 0 {
 		if u := absolute(vs[0], base); u != "" {
 			return valued{u, SourceMicrodata}
 		}
@@ -958,7 +958,7 @@ func (c *collector) categories() listed {
 	if vs := c.metas["article:section"]; len(vs) > 0 {
 		return listed{vs, SourceOpenGraph}
 	}
-	if vs := c.micro["articlesection"]; len(vs) > 0 {
+	if vs := c.item("articlesection"); len(vs) > 0 {
 		return listed{vs, SourceMicrodata}
 	}
 	return listed{}
@@ -977,7 +977,7 @@ func (c *collector) tags() listed {
 			return listed{splitKeywords(vs), SourceMeta}
 		}
 	}
-	if vs := c.micro["keywords"]; len(vs) > 0 {
+	if vs := c.item("keywords"); len(vs) > 0 {
 		return listed{splitKeywords(vs), SourceMicrodata}
 	}
 	if len(c.relTags) > 0 {

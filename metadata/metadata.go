@@ -187,6 +187,10 @@ func (k *Collector) Text(n *html.Node) { k.c.text(n) }
 // Walk reads the subtree of n.
 func (k *Collector) Walk(n *html.Node) { k.c.walk(n) }
 
+// descriptionKeys are the meta keys (and microdata properties) of the
+// page's description, most trusted first.
+var descriptionKeys = []string{"description", "og:description", "twitter:description", "dc.description"}
+
 // Read is the metadata of the page whose tree doc k followed (Walk, or
 // the calls of extract's segmenter), in document order; doc is read again
 // only by the rarer checks (a date written nowhere else, the last-resort
@@ -231,7 +235,7 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 			m.Authors = m.Authors[:1]
 		}
 	}
-	m.Description = m.pick("description", c.first(c.ld.description, "description", "og:description", "twitter:description", "dc.description"))
+	m.Description = m.pick("description", c.first(c.ld.description, descriptionKeys...))
 	m.CanonicalURL = m.pick("canonical_url", c.canonical(base))
 	m.Image = m.pick("image", c.image(base))
 	m.Categories = m.pickList("categories", c.categories())

@@ -804,3 +804,24 @@ func TestBaseWithoutAddress(t *testing.T) {
 		t.Errorf("image %q canonical %q from relative links with no base", m.Image, m.CanonicalURL)
 	}
 }
+
+// TestUnreadItemsNotKept: the text of a microdata property no rule reads
+// (an articleBody, a text) is not collected, so long ones do not use up
+// the bytes kept for the values and the author after them is still read.
+func TestUnreadItemsNotKept(t *testing.T) {
+	// With the headline, two values that fill the bytes kept for all
+	// values but six.
+	page := `<html><body><article itemscope itemtype="https://schema.org/Article"><h1 itemprop="headline">A headline</h1>
+<div itemprop="articleBody">` + strings.Repeat("a", 40000) + `</div><div itemprop="text">` + strings.Repeat("b", maxTotal-40000-len("A headline")-6) + `</div>
+<p>Written by <span itemprop="author">Ann Lee</span></p></article></body></html>`
+	m := readAs(t, page, "article")
+	if !slices.Equal(m.Authors, []string{"Ann Lee"}) || m.Sources["authors"] != SourceMicrodata {
+		t.Errorf("authors = %q from %q, want [Ann Lee] from microdata", m.Authors, m.Sources["authors"])
+	}
+	c := newCollector()
+	doc, _ := html.Parse(strings.NewReader(page))
+	c.walk(doc)
+	if _, ok := c.micro["articlebody"]; ok {
+		t.Error("the articleBody's text was collected")
+	}
+}
