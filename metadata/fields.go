@@ -322,8 +322,61 @@ const agreeF1 = 0.4
 // metrics split text.
 func words(s string) []string { return textseg.Words(strings.ToLower(s), nil) }
 
+// sameText says whether a and b have the same words, whatever their
+// case.
 func sameText(a, b string) bool {
-	return a != "" && b != "" && strings.EqualFold(strings.Join(words(a), " "), strings.Join(words(b), " "))
+	if a == "" || b == "" {
+		return false
+	}
+	if isASCII(a) && isASCII(b) {
+		return sameASCIIWords(a, b)
+	}
+	return strings.EqualFold(strings.Join(words(a), " "), strings.Join(words(b), " "))
+}
+
+// sameASCIIWords is sameText for ASCII texts, without copies: their runs
+// of letters, digits and "_" are compared one by one.
+func sameASCIIWords(a, b string) bool {
+	for {
+		a, b = skipNonWord(a), skipNonWord(b)
+		if a == "" || b == "" {
+			return a == b
+		}
+		i, j := wordEnd(a), wordEnd(b)
+		if !strings.EqualFold(a[:i], b[:j]) {
+			return false
+		}
+		a, b = a[i:], b[j:]
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiWordByte(c byte) bool { return c == '_' || asciiAlnum(c) }
+
+func skipNonWord(s string) string {
+	for i := 0; i < len(s); i++ {
+		if asciiWordByte(s[i]) {
+			return s[i:]
+		}
+	}
+	return ""
+}
+
+func wordEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		if !asciiWordByte(s[i]) {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // cutSite cuts the site's name from a title: the segments (split at " | ",

@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"math/rand/v2"
 	"net/url"
 	"slices"
 	"strings"
@@ -823,5 +824,29 @@ func TestUnreadItemsNotKept(t *testing.T) {
 	c.walk(doc)
 	if _, ok := c.micro["articlebody"]; ok {
 		t.Error("the articleBody's text was collected")
+	}
+}
+
+// TestSameASCIIWords: sameText's path for ASCII texts agrees with its
+// general one on random texts of words, digits, "_" and punctuation.
+func TestSameASCIIWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	parts := []string{"a", "A", "b", "_", " ", "-", "|", "1", "ab", "AB", "  ", ".", "x_y"}
+	gen := func() string {
+		var sb strings.Builder
+		for range rng.IntN(8) {
+			sb.WriteString(parts[rng.IntN(len(parts))])
+		}
+		return sb.String()
+	}
+	for range 100000 {
+		a, b := gen(), gen()
+		if a == "" || b == "" {
+			continue
+		}
+		general := strings.EqualFold(strings.Join(words(a), " "), strings.Join(words(b), " "))
+		if got := sameASCIIWords(a, b); got != general {
+			t.Fatalf("sameASCIIWords(%q, %q) = %v, want %v", a, b, got, general)
+		}
 	}
 }

@@ -83,9 +83,37 @@ func Words(s string, alone func(rune) bool) []string {
 	return out
 }
 
+// smallList is the longest list Common matches pair by pair.
+const smallList = 32
+
 // Common is the size of the multiset intersection of two word lists: how
 // many words of b can be matched, each to its own equal word of a.
 func Common(a, b []string) int {
+	if len(a) <= smallList && len(a)*len(b) <= smallList*smallList/2 {
+		return commonPairs(a, b)
+	}
+	return commonMap(a, b)
+}
+
+// commonPairs is Common for short lists (titles, headings, names),
+// matched pair by pair, which costs less than building a map.
+func commonPairs(a, b []string) int {
+	var used [smallList]bool
+	n := 0
+	for _, w := range b {
+		for i, x := range a {
+			if !used[i] && x == w {
+				used[i] = true
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// commonMap is Common for long lists, by a map of a's words.
+func commonMap(a, b []string) int {
 	left := make(map[string]int, len(a))
 	for _, w := range a {
 		left[w]++

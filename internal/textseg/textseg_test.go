@@ -1,6 +1,7 @@
 package textseg
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -53,6 +54,25 @@ func TestCommon(t *testing.T) {
 	} {
 		if got := Common(c.a, c.b); got != c.want {
 			t.Errorf("Common(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestCommonPaths: the pair-by-pair matching of short lists and the map
+// of long ones count the same multiset intersection.
+func TestCommonPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	list := func() []string {
+		l := make([]string, rng.IntN(smallList+1))
+		for i := range l {
+			l[i] = string(rune('a' + rng.IntN(6)))
+		}
+		return l
+	}
+	for range 2000 {
+		a, b := list(), list()
+		if got, want := commonPairs(a, b), commonMap(a, b); got != want {
+			t.Fatalf("commonPairs(%q, %q) = %d, commonMap %d", a, b, got, want)
 		}
 	}
 }
