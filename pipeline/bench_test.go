@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -95,4 +96,68 @@ func BenchmarkStagesScrapinghub(b *testing.B) {
 			b.ReportMetric(float64(len(labelled)*b.N)/b.Elapsed().Seconds(), "pages/s")
 		})
 	}
+}
+
+// BenchmarkMetadataShare measures the metadata stage's share of
+// extraction's time on the 181 Scrapinghub pages as Stages.Page runs it,
+// by pairs taken page by page, so that the load of a shared machine
+// weighs on both sides alike: extract.Extract alone, and with the
+// stage's collector following its walk (the order of the two alternates
+// from one op to the next); then, on the page the second extraction
+// gave, labelled as Label labels it, the rest of the stage
+// (readMetadata, with language identification). It reports the times
+// per set in ms and share-% = (with collector - alone + readMetadata) /
+// alone. One op is the whole set.
+func BenchmarkMetadataShare(b *testing.B) {
+	pages, _, err := shareddata.Pages(shareddata.Require(b), "scrapinghub")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var s Stages
+	for _, p := range pages { // loads the identifier's models
+		if _, _, err := s.Page(ctx, Input{Body: p}, nil, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var alone, with, read time.Duration
+	extractOne := func(p []byte, v extract.Visitor) (*extract.Page, time.Duration) {
+		start := time.Now()
+		pg, err := extract.Extract(p, extract.Options{Visitor: v})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return pg, time.Since(start)
+	}
+	op := 0
+	for b.Loop() {
+		for _, p := range pages {
+			var pg *extract.Page
+			var d time.Duration
+			if op%2 == 0 {
+				_, d = extractOne(p, nil)
+				alone += d
+				pg, d = extractOne(p, metadata.NewCollector())
+				with += d
+			} else {
+				pg, d = extractOne(p, metadata.NewCollector())
+				with += d
+				_, d = extractOne(p, nil)
+				alone += d
+			}
+			ro, err := s.labelBlocks(ctx, pg, nil, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			s.readMetadata(pg, ro)
+			read += time.Since(start)
+		}
+		op++
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(op) / 1e6 }
+	b.ReportMetric(ms(alone), "extract-ms")
+	b.ReportMetric(ms(with-alone), "collector-ms")
+	b.ReportMetric(ms(read), "read-ms")
+	b.ReportMetric(100*float64(with-alone+read)/float64(alone), "share-%")
 }

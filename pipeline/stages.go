@@ -122,6 +122,17 @@ func (s *Stages) Parse(in Input) (*extract.Page, error) {
 // content length of its rule. It returns what the site rule did; an error
 // comes only from the layout stage.
 func (s *Stages) Label(ctx context.Context, p *extract.Page, sites *Sites, group string) (xpathrules.Outcome, error) {
+	ro, err := s.labelBlocks(ctx, p, sites, group)
+	if err != nil {
+		return ro, err
+	}
+	s.readMetadata(p, ro)
+	return ro, nil
+}
+
+// labelBlocks is Label up to the metadata stage, which reads the labelled
+// blocks.
+func (s *Stages) labelBlocks(ctx context.Context, p *extract.Page, sites *Sites, group string) (xpathrules.Outcome, error) {
 	p.SetType(extract.ClassifyType(p)) // first, so that every stage can read p.Type
 	var ro xpathrules.Outcome
 	if rule := s.Rules.Match(p.URL); rule != nil {
@@ -144,7 +155,6 @@ func (s *Stages) Label(ctx context.Context, p *extract.Page, sites *Sites, group
 	} else {
 		extract.Classify(p)
 	}
-	s.readMetadata(p, ro)
 	return ro, nil
 }
 
