@@ -411,12 +411,9 @@ var reportWords = regexp.MustCompile(`报道|報道|报导|報導|发自|發自|
 
 // enter reads an element; false skips its subtree.
 func (c *collector) enter(n *html.Node) bool {
-	k := readKinds(n)
-	if k.author || k.date {
-		k.hint = hint(n) // built only for the few elements that need it
-	}
 	inComments := c.comments != nil
-	if !c.element(n, k, inComments) {
+	k, children := c.element(n, inComments)
+	if !children {
 		return false
 	}
 	if !inComments && k.comments {
@@ -454,8 +451,11 @@ func (c *collector) cardByline(t string) bool {
 	return c.cardEnd > 0 && c.pos-c.cardEnd <= cardLine && cjkLabelled(t)
 }
 
-// element records what n says; false skips its children.
-func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
+// element records what n says and returns what its attributes say
+// (readKinds); false skips its children. The elements of the head,
+// scripts and styles are read by their tag and their attributes'
+// kinds are not asked.
+func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 	switch n.DataAtom {
 	case atom.Html:
 		c.htmlLang = strings.TrimSpace(attr(n, "lang"))
@@ -466,7 +466,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		if c.titleTag == "" {
 			c.titleTag = c.textOf(n)
 		}
-		return false
+		return kinds{}, false
 	case atom.Meta:
 		content := attr(n, "content")
 		if content == "" {
@@ -482,7 +482,7 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 				c.add(c.micro, key, content)
 			}
 		}
-		return false
+		return kinds{}, false
 	case atom.Link:
 		rel := strings.ToLower(attr(n, "rel"))
 		if c.canon == "" && hasWord(rel, "canonical") {
@@ -491,23 +491,23 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 		if ip := attr(n, "itemprop"); ip != "" && itemRead(ip) {
 			c.add(c.micro, ip, attr(n, "href"))
 		}
-		return false
+		return kinds{}, false
 	case atom.Base:
 		if c.base == nil {
 			if u, err := url.Parse(strings.TrimSpace(attr(n, "href"))); err == nil && attr(n, "href") != "" {
 				c.base = u
 			}
 		}
-		return false
+		return kinds{}, false
 	case atom.Script:
 		if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") {
 			if t := c.textOf(n); t != "" {
 				c.ldTexts = append(c.ldTexts, t)
 			}
 		}
-		return false
+		return kinds{}, false
 	case atom.Style, atom.Template, atom.Svg:
-		return false
+		return kinds{}, false
 	case atom.H1:
 		if len(c.heads) < maxHeads && !inComments {
 			f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
@@ -541,16 +541,20 @@ func (c *collector) element(n *html.Node, k kinds, inComments bool) bool {
 			}
 		}
 	}
+	k := readKinds(n)
+	if k.author || k.date {
+		k.hint = hint(n) // built only for the few elements that need it
+	}
 	if k.itemprop != "" {
 		c.microdata(n, k.itemprop)
 	}
-	if k.property != "" && n.DataAtom != atom.Meta && itemRead(k.property) {
+	if k.property != "" && itemRead(k.property) {
 		c.add(c.micro, k.property, c.itemValue(n, c.room())) // RDFa
 	}
 	if !inComments {
 		c.lines(n, k)
 	}
-	return true
+	return k, true
 }
 
 // microdata records an itemprop element's value; an author with its own
