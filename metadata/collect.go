@@ -756,6 +756,9 @@ func (c *collector) dateLabel(t string) {
 			}
 		}
 	}
+	if len(t) > max(maxDateLine, maxLabelLine) {
+		return // a paragraph, not a line of fields
+	}
 	colon := strings.ContainsRune(t, ':') || strings.Contains(t, "：")
 	if len(t) <= maxDateLine && (colon || publishedOn(t)) && c.labelAt(t) {
 		return
