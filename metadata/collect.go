@@ -592,9 +592,8 @@ func (c *collector) microdata(n *html.Node, props string) {
 // itemKeys are the microdata and RDFa properties the rules read (item),
 // lower case; the values of the others are not collected.
 var itemKeys = func() map[string]bool {
-	m := set("author", "image", "articlesection", "keywords", "og:site_name",
-		"application-name", "al:android:app_name", "al:ios:app_name")
-	for _, ks := range [][]string{publishedKeys, modifiedKeys, descriptionKeys} {
+	m := set("author", "image", "articlesection", "keywords")
+	for _, ks := range [][]string{publishedKeys, modifiedKeys, descriptionKeys, siteNameKeys, appNameKeys} {
 		for _, k := range ks {
 			m[k] = true
 		}

@@ -12,9 +12,16 @@ import (
 	"github.com/winnow-go/winnow/internal/textseg"
 )
 
+// Meta keys (and microdata properties) of the site's name: its own, and
+// its app's.
+var (
+	siteNameKeys = []string{"og:site_name"}
+	appNameKeys  = []string{"application-name", "al:android:app_name", "al:ios:app_name"}
+)
+
 // siteName is the site's own name for itself.
 func (c *collector) siteName() valued {
-	if v := c.first("", "og:site_name"); v.val != "" {
+	if v := c.first("", siteNameKeys...); v.val != "" {
 		return v
 	}
 	if c.ld.siteName != "" {
@@ -23,7 +30,7 @@ func (c *collector) siteName() valued {
 	if c.ld.publisher != "" {
 		return valued{c.ld.publisher, SourceJSONLD}
 	}
-	return c.first("", "application-name", "al:android:app_name", "al:ios:app_name")
+	return c.first("", appNameKeys...)
 }
 
 // siteFromTitle is the site's name on a page that does not state it: a

@@ -122,7 +122,7 @@ func archiveFolder(rest string) int {
 // costs more than the walk.
 func (c *collector) archiveName() string {
 	var href, name string
-	for d := c.doc; d != nil; d = following(d) {
+	for d := range c.doc.Descendants() {
 		if d.Type != html.ElementNode || d.DataAtom != atom.A {
 			continue
 		}
