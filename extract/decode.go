@@ -77,12 +77,7 @@ func decode(b []byte, contentType string) (Decoded, error) {
 	if enc, name := bomEncoding(b); enc != nil {
 		return decodeWith(b, enc, name, ViaBOM)
 	}
-	var header string
-	if contentType != "" {
-		if _, params, err := mime.ParseMediaType(contentType); err == nil {
-			header = params["charset"]
-		}
-	}
+	header := headerCharset(contentType)
 	meta := metaCharset(b)
 	s := countUTF8(b)
 	if d, ok := tryDeclared(b, s, header, ViaHeader, isLegacy(meta)); ok {
@@ -98,6 +93,18 @@ func decode(b []byte, contentType string) (Decoded, error) {
 		return d, nil
 	}
 	return detect(b)
+}
+
+// headerCharset is the charset parameter of an HTTP Content-Type, "" when
+// it has none.
+func headerCharset(contentType string) string {
+	if contentType == "" {
+		return ""
+	}
+	if _, params, err := mime.ParseMediaType(contentType); err == nil {
+		return params["charset"]
+	}
+	return ""
 }
 
 // mostlyUTF8 tells whether bytes that declare nothing (or declare a legacy

@@ -38,6 +38,10 @@ type Options struct {
 	// MaxPageBytes cuts longer input before parsing and sets Page.Truncated.
 	// Zero means DefaultMaxPageBytes; a negative value means no limit.
 	MaxPageBytes int
+	// KeepMojibake leaves text that was decoded in the wrong charset
+	// before it reached winnow ("donâ€™t") as it is; by default it is
+	// restored and the page warns (see repairMojibake).
+	KeepMojibake bool
 	// Visitor, when set, follows the walk that cuts the parsed tree into
 	// blocks (see Visitor), and Page.Visited returns it. It serves one
 	// page: set it per call, as URL.
@@ -121,6 +125,13 @@ func Parse(raw []byte, opts Options) (*Page, error) {
 	p.Charset = dec.Charset
 	if dec.Invalid > 0 {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("invalid-utf8: %d bytes", dec.Invalid))
+	}
+	if !opts.KeepMojibake {
+		declared := func() []string { return []string{headerCharset(opts.ContentType), metaCharset(raw)} }
+		if text, n, how := repairMojibake(dec.Text, declared); n > 0 {
+			dec.Text = text
+			p.Warnings = append(p.Warnings, mojibakeWarning(n, how))
+		}
 	}
 	doc, err := html.Parse(bytes.NewReader(dec.Text))
 	if err != nil {

@@ -26,6 +26,7 @@ type extractFlags struct {
 	format       string
 	charset      string
 	maxPageBytes int
+	keepMojibake bool
 	timeout      time.Duration
 	site         string
 	rules        string
@@ -60,6 +61,7 @@ a legend of the reasons, and every reason on hover).`,
 	fl.StringVar(&f.format, "format", "text", "output format: text, markdown, json or html")
 	fl.StringVar(&f.charset, "charset", "", "decode the page with this charset instead of detecting it")
 	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes (the record says truncated)")
+	fl.BoolVar(&f.keepMojibake, "keep-mojibake", false, `leave text decoded in the wrong charset before it reached winnow ("donâ€™t") as it is; by default it is restored and the record warns`)
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit for fetching a URL")
 	fl.BoolVar(&f.render, "render", false, "render the page in headless Chromium and use its layout (hidden, fixed and off-screen blocks); a file renders offline, a URL live")
 	fl.BoolVar(&f.renderJS, "render-js", false, "with --render: run the page's scripts")
@@ -100,7 +102,7 @@ func runExtract(ctx context.Context, w io.Writer, arg string, f extractFlags) er
 	if err != nil {
 		return err
 	}
-	st := pipeline.Stages{Extract: extract.Options{Charset: f.charset, MaxPageBytes: f.maxPageBytes}, Rules: rules}
+	st := pipeline.Stages{Extract: extract.Options{Charset: f.charset, MaxPageBytes: f.maxPageBytes, KeepMojibake: f.keepMojibake}, Rules: rules}
 	if f.render {
 		var res render.Resources = render.NoResources{}
 		if isURL(arg) {

@@ -42,6 +42,7 @@ type runFlags struct {
 	pathsFrom    string
 	workers      int
 	maxPageBytes int
+	keepMojibake bool
 	markdown     bool
 	blocks       bool
 	dedup        bool
@@ -101,6 +102,7 @@ removed.template in the record). --single-page skips the first pass.`,
 	fl.StringVar(&f.summary, "summary", "", "write the run summary as JSON to this file")
 	fl.IntVar(&f.workers, "workers", 0, "extraction goroutines (default: GOMAXPROCS)")
 	fl.IntVar(&f.maxPageBytes, "max-page-bytes", extract.DefaultMaxPageBytes, "cut pages longer than this many bytes")
+	fl.BoolVar(&f.keepMojibake, "keep-mojibake", false, `leave text decoded in the wrong charset before it reached winnow ("donâ€™t") as it is; by default it is restored and the record warns`)
 	fl.BoolVar(&f.markdown, "markdown", false, "add the markdown field")
 	fl.BoolVar(&f.blocks, "blocks", false, "add every block with its label and reasons")
 	fl.BoolVar(&f.dedup, "dedup", false, "mark near-duplicates (see winnow dedup)")
@@ -212,7 +214,7 @@ func (f runFlags) baseOptions() pipeline.Options {
 	return pipeline.Options{
 		Workers: f.workers,
 		Stages: pipeline.Stages{
-			Extract:  extract.Options{MaxPageBytes: f.maxPageBytes},
+			Extract:  extract.Options{MaxPageBytes: f.maxPageBytes, KeepMojibake: f.keepMojibake},
 			Template: infholder.Options{Signature: infholder.Signature(f.signature)},
 		},
 		Record:          pipeline.RecordOptions{Markdown: f.markdown, Blocks: f.blocks},
