@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/net/html"
+
 	"github.com/winnow-go/winnow/internal/textseg"
 )
 
@@ -37,7 +39,12 @@ func (c *collector) siteName() valued {
 // segment of its <title> after the first that is also its first <h1>
 // ("What is Ownership? - The Rust Programming Language" over an <h1> of
 // "The Rust Programming Language": a book's or a blog's name in its page
-// header).
+// header). When the first segment has less than half the words of that
+// segment, it is the site's or a section's name and the <h1> the
+// headline ("PaiNs Blog : Silkroad Roc Mountain Quests und NPC's",
+// "News | Elder: Aus dem Ghetto nach Augusta"), unless the <h1>'s class
+// or id names it the site's (siteHeading: "blog | Echte Demokratie
+// Jetzt! Occupy" over <h1 id="site-title">).
 func (c *collector) siteFromTitle() valued {
 	if len(c.heads) == 0 {
 		return valued{}
@@ -45,6 +52,9 @@ func (c *collector) siteFromTitle() valued {
 	segs := titleSegments(c.titleTag)
 	for _, s := range segs[min(1, len(segs)):] {
 		if sameText(s, c.heads[0].text) {
+			if 2*len(words(segs[0])) < len(words(s)) && !siteHeading(c.heads[0].node) {
+				return valued{}
+			}
 			return valued{clip(s), SourceTitleTag}
 		}
 	}
@@ -286,6 +296,16 @@ func segmentOf(h, t string) bool {
 		}
 	}
 	return false
+}
+
+// siteHints are the class and id words of a heading that holds the
+// site's name in its page header ("site-title", WordPress's).
+var siteHints = []string{"site-title", "site_title", "sitetitle", "site-name", "site_name", "sitename", "logo", "brand"}
+
+// siteHeading says whether n's class or id names it the site's heading.
+func siteHeading(n *html.Node) bool {
+	h := hint(n)
+	return h != "" && slices.ContainsFunc(siteHints, func(w string) bool { return strings.Contains(h, w) })
 }
 
 // titleRefs are the page's structured titles, most trusted first: the

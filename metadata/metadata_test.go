@@ -285,6 +285,12 @@ func TestTitle(t *testing.T) {
 <body><h1>Logging HOWTO<a class="headerlink" href="#logging-howto">¶</a></h1></body></html>`, "Logging HOWTO"},
 		{"the site named in the title and the header", `<html><head><title>What is Ownership? - The Rust Programming Language</title></head>
 <body><h1 class="menu-title">The Rust Programming Language</h1><h2>What Is Ownership?</h2></body></html>`, "What is Ownership?"},
+		{"the site first in the title", `<html><head><title>Field Notes : Counting Herons on the North Marsh in Spring</title></head>
+<body><div class="logo">Field Notes</div><h1>Counting Herons on the North Marsh in Spring</h1></body></html>`, "Counting Herons on the North Marsh in Spring"},
+		{"a section first in the title", `<html><head><title>News | Ferry service resumes after the storm</title></head>
+<body><h1>Ferry service resumes after the storm</h1></body></html>`, "Ferry service resumes after the storm"},
+		{"the site's header <h1> after a section", `<html><head><title>blog | Harbour Friends Association</title></head>
+<body><h1 id="site-title">Harbour Friends Association</h1><h1>We painted the boathouse</h1></body></html>`, "blog"},
 		{"an <h1> that opens the title", `<html><head><title>Tides | Harbour Research Council of the North Coast</title></head>
 <body><h1>Tides</h1></body></html>`, "Tides"},
 		{"no-break spaces around a separator", "<html><head><meta property=\"og:title\" content=\"Access overview for teams \u00a0|\u00a0 Accounts \u00a0|\u00a0 Cloud Docs\"></head><body></body></html>", "Access overview for teams"},
