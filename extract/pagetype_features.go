@@ -868,6 +868,24 @@ var urlWords = map[string]int{
 	"about": fURLAbout, "contact": fURLAbout, "team": fURLAbout, "careers": fURLAbout, "locations": fURLAbout,
 }
 
+// bbsHost says whether a host is a bulletin board's: "bbs." or "bbs6."
+// first, as Chinese, Korean and Japanese forums name theirs.
+func bbsHost(h string) bool {
+	rest, ok := strings.CutPrefix(h, "bbs")
+	rest = strings.TrimLeft(rest, "0123456789")
+	return ok && strings.HasPrefix(rest, ".")
+}
+
+// threadScript says whether a page's file name (its extension cut) is a
+// forum script's that shows one thread: a word that ends in "thread" or
+// "topic" ("viewthread", "forumthread", "readboardthread",
+// "showtopic"), or "dispbbs" (Dvbbs). urlWords has the common ones
+// alone; these are the compounds.
+func threadScript(name string) bool {
+	return len(name) > len("thread") && (strings.HasSuffix(name, "thread") || strings.HasSuffix(name, "topic")) ||
+		name == "dispbbs"
+}
+
 // scanURL reads the URL's shape.
 func scanURL(s *typeSignals, host, path, query string) {
 	h := strings.ToLower(host)
@@ -880,6 +898,9 @@ func scanURL(s *typeSignals, host, path, query string) {
 		if strings.HasPrefix(h, pre) {
 			s.f[fURLHostForum]++
 		}
+	}
+	if bbsHost(h) {
+		s.f[fURLHostForum]++
 	}
 	for _, pre := range []string{"shop.", "store.", "buy."} {
 		if strings.HasPrefix(h, pre) {
@@ -924,6 +945,9 @@ func scanURL(s *typeSignals, host, path, query string) {
 			if i > 0 && segs[i-1] == "page" {
 				s.f[fURLPage]++
 			}
+		}
+		if last && threadScript(low) {
+			s.f[fURLThread]++
 		}
 		if f, ok := urlWords[low]; ok {
 			s.f[f]++
