@@ -21,6 +21,7 @@ func addFixtureSeeds(f *testing.F) {
 		"<pre>  keep\n   spaces</pre>", "<table><tr><td>a<td>b</table>",
 		"\xef\xbb\xbf<p>bom</p>", "\xff\xfe<\x00p\x00>\x00", "<svg><p>x</p></svg><math><p>y",
 		"<a href=x><p>link<p>words</a>", "<br><br><br>", "<li><li><li>",
+		"<p>donÃ¢â‚¬â„¢t Â© 2024</p>", "<meta charset=gbk><p>Ž¬³€±»ÓÎÂÖ¹«ËŸÈÏ¶šÔðÈÎ</p>",
 	} {
 		f.Add([]byte(s))
 	}
