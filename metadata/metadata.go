@@ -309,14 +309,17 @@ func (m *Metadata) pickList(key string, l listed) []string {
 	return out
 }
 
-// unescapeText repairs a text value a page escaped twice: entities left
-// in it once the HTML was parsed ("Australia&#039;s", "&mdash;",
-// "enth&uuml;llen") are decoded, tags written as text ("<p> &nbsp;</p>")
-// go, and so do byte-order marks. A text without "&", "<" or a BOM comes
+// unescapeText repairs a text value a page escaped twice or more:
+// entities left in it once the HTML was parsed ("Australia&#039;s",
+// "&mdash;", "enth&uuml;llen") are decoded, up to three times; tags
+// written as text ("<p> &nbsp;</p>") go, and so do byte-order marks. A text without "&", "<" or a BOM comes
 // back as it is. URLs are not passed through it: "&copy=2" in a query
 // is no entity.
 func unescapeText(s string) string {
-	if hasEntity(s) {
+	for range 3 { // "&amp;amp;nbsp;" in a JSON-LD string: escaped three times
+		if !hasEntity(s) {
+			break
+		}
 		s = html.UnescapeString(s)
 	}
 	if strings.IndexByte(s, '<') >= 0 {

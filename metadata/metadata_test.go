@@ -777,7 +777,7 @@ func TestSlashDateByLanguage(t *testing.T) {
 	}
 }
 
-// TestEscapedTwice repairs text values a page escaped twice: entities
+// TestEscapedTwice repairs text values a page escaped twice or more: entities
 // left after parsing are decoded, HTML tags written as text go (those
 // that break a line leave a space), a title in angle brackets that is
 // no tag stays, and a URL's query keeps its "&copy=".
@@ -794,6 +794,12 @@ func TestEscapedTwice(t *testing.T) {
 	}
 	if m.Image != "https://example.com/a.jpg?x=1&copy=2" {
 		t.Errorf("image %q", m.Image)
+	}
+	// A JSON-LD string is no HTML: its "&amp;amp;nbsp;" was escaped three times.
+	page = `<html><head><script type="application/ld+json">{"@type":"NewsArticle",` +
+		`"description":"Three were held.&amp;amp;nbsp;READ:&amp;amp;nbsp;The mother"}</script></head><body><p>Text.</p></body></html>`
+	if m := read(t, page, ""); m.Description != "Three were held. READ: The mother" {
+		t.Errorf("description %q", m.Description)
 	}
 }
 
