@@ -44,7 +44,8 @@ func (c *collector) siteName() valued {
 // headline ("PaiNs Blog : Silkroad Roc Mountain Quests und NPC's",
 // "News | Elder: Aus dem Ghetto nach Augusta"), unless the <h1>'s class
 // or id names it the site's (siteHeading: "blog | Echte Demokratie
-// Jetzt! Occupy" over <h1 id="site-title">).
+// Jetzt! Occupy" over <h1 id="site-title">). Nor is it the site's name
+// when a structured title names it the headline (headlineNamed).
 func (c *collector) siteFromTitle() valued {
 	if len(c.heads) == 0 {
 		return valued{}
@@ -52,13 +53,29 @@ func (c *collector) siteFromTitle() valued {
 	segs := titleSegments(c.titleTag)
 	for _, s := range segs[min(1, len(segs)):] {
 		if sameText(s, c.heads[0].text) {
-			if 2*len(words(segs[0])) < len(words(s)) && !siteHeading(c.heads[0].node) {
+			if 2*len(words(segs[0])) < len(words(s)) && !siteHeading(c.heads[0].node) || c.headlineNamed(s) {
 				return valued{}
 			}
 			return valued{clip(s), SourceTitleTag}
 		}
 	}
 	return valued{}
+}
+
+// headlineNamed says whether the page's JSON-LD headline, og:title or
+// twitter:title is h as a whole: then h is the page's headline, not its
+// site's name ("Pluralsight Tech Blog | Managing Python Environments"
+// over an <h1> and an og:title "Managing Python Environments").
+func (c *collector) headlineNamed(h string) bool {
+	if sameText(c.ld.headline, h) {
+		return true
+	}
+	for _, k := range []string{"og:title", "twitter:title"} {
+		if vs := c.metas[k]; len(vs) > 0 && sameText(vs[0], h) {
+			return true
+		}
+	}
+	return false
 }
 
 // titleSeparatorMarks are the marks of the separators that split a

@@ -862,3 +862,27 @@ func TestSameASCIIWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteFromTitle: a <title> segment after the first that is the
+// page's first <h1> names the site (a book's name in its header), unless
+// a structured title names that <h1> the headline, or the first segment
+// is a short section or site name.
+func TestSiteFromTitle(t *testing.T) {
+	for _, c := range []struct{ name, page, site, title string }{
+		{"a book's name in its header", `<html><head><title>What is Ownership? - The Rust Programming Language</title></head>
+<body><h1 class="menu-title">The Rust Programming Language</h1><h2>What Is Ownership?</h2></body></html>`,
+			"The Rust Programming Language", "What is Ownership?"},
+		{"the og:title names the <h1> the headline", `<html><head><title>Harbour Notes Tech Blog | Counting Herons</title>
+<meta property="og:title" content="Counting Herons"></head><body><h1>Counting Herons</h1></body></html>`,
+			"", "Counting Herons"},
+		{"a short section first", `<html><head><title>News | Ferry service resumes after the storm</title></head>
+<body><h1>Ferry service resumes after the storm</h1></body></html>`,
+			"", "Ferry service resumes after the storm"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.SiteName != c.site || m.Title != c.title {
+				t.Errorf("site %q title %q, want %q and %q", m.SiteName, m.Title, c.site, c.title)
+			}
+		})
+	}
+}
