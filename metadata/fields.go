@@ -830,6 +830,19 @@ var (
 	handleRe          = regexp.MustCompile(`(^|\s)@\w+`)
 )
 
+// trimPart trims the separators and brackets around a part of an
+// author value, but keeps a closing bracket whose opener the part holds:
+// "Deutsche Welle (www.dw.com)" keeps its ")".
+func trimPart(p string) string {
+	t := strings.Trim(p, " \t-–—:|·•/()[]")
+	for _, b := range [...]struct{ open, close string }{{"(", ")"}, {"[", "]"}} {
+		if strings.Count(t, b.open) > strings.Count(t, b.close) && strings.HasSuffix(strings.TrimRight(p, " \t"), b.close) {
+			t += b.close
+		}
+	}
+	return t
+}
+
 // cleanAuthors turns author values into names: no "By", no e-mail, no
 // date or role after the name, several names split, values that are no
 // names (addresses, long text) left out. Credentials after a name ("Dylan
@@ -877,7 +890,7 @@ func cleanAuthors(vals []string) []string {
 			parts = authorSplit.Split(v, -1)
 		}
 		for _, part := range parts {
-			part = strings.Trim(part, " \t-–—:|·•/()[]")
+			part = trimPart(part)
 			if mayOpenByline(part) {
 				part = byPrefix.ReplaceAllString(part, "")
 			}

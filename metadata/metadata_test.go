@@ -253,7 +253,9 @@ func TestCleanAuthors(t *testing.T) {
 		"Oleh Lysenko":                           {"Oleh Lysenko"},
 		"홍길동 기자":                                 {"홍길동"},
 		"[서울=뉴시스] 홍길동 기자 hong@example.com": {"홍길동"},
-		"기자 김철수": {"김철수"},
+		"기자 김철수":                  {"김철수"},
+		"Auswärtige Autoren (AA)": {"Auswärtige Autoren (AA)"}, // the closing bracket stays with its opener
+		"(Maria Lopez)":           {"Maria Lopez"},
 	} {
 		if got := cleanAuthors([]string{in}); !slices.Equal(got, want) {
 			t.Errorf("cleanAuthors(%q) = %q, want %q", in, got, want)
