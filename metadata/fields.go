@@ -1096,12 +1096,22 @@ func (c *collector) tags() listed {
 	return listed{}
 }
 
+// splitKeywords parts keyword lists at commas and semicolons, in ASCII
+// and full width, and a list of three or more at "、" or "|" (Chinese
+// pages write "企业|安全|工作" and "新聞、生活、民生"): a headline given
+// as a keyword may hold one "、" ("乾眼病患增 醫師：注意濕度、多休息").
 func splitKeywords(vs []string) []string {
 	var out []string
 	for _, v := range vs {
-		for _, k := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == '，' }) {
-			if k = strings.TrimSpace(k); k != "" {
-				out = append(out, k)
+		for _, k := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(",;，；", r) }) {
+			parts := strings.FieldsFunc(k, func(r rune) bool { return strings.ContainsRune("、|｜", r) })
+			if len(parts) < 3 {
+				parts = []string{k}
+			}
+			for _, p := range parts {
+				if p = strings.TrimSpace(p); p != "" {
+					out = append(out, p)
+				}
 			}
 		}
 	}

@@ -888,3 +888,21 @@ func TestSiteFromTitle(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitKeywords: commas and semicolons always part a keyword list;
+// "、" and "|" only a list of three or more, not a headline given as a
+// keyword.
+func TestSplitKeywords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"goats, sheep; cows":                 {"goats", "sheep", "cows"},
+		"企业|安全|工作":                           {"企业", "安全", "工作"},
+		"新聞、生活、民生，天氣":                        {"新聞", "生活", "民生", "天氣"},
+		"乾眼病患增 醫師：注意濕度、多休息":                  {"乾眼病患增 醫師：注意濕度、多休息"},
+		"Edibles | Gummy Bears | Sleep Aids": {"Edibles", "Gummy Bears", "Sleep Aids"},
+		"Rock | Pop":                         {"Rock | Pop"},
+	} {
+		if got := splitKeywords([]string{in}); !slices.Equal(got, want) {
+			t.Errorf("splitKeywords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
