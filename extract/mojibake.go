@@ -398,5 +398,9 @@ func isC1(r rune) bool { return r >= 0x80 && r < 0xA0 }
 
 // mojibakeWarning is the page's warning for restored characters.
 func mojibakeWarning(restored int, how string) string {
-	return fmt.Sprintf("mojibake: %d characters restored (%s)", restored, how)
+	noun := "characters"
+	if restored == 1 {
+		noun = "character"
+	}
+	return fmt.Sprintf("mojibake: %d %s restored (%s)", restored, noun, how)
 }

@@ -88,7 +88,7 @@ func TestMojibakeParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(p.Text(), "It’s here") || !slicesContainPrefix(p.Warnings, "mojibake: 1 characters restored") {
+	if !strings.Contains(p.Text(), "It’s here") || !slicesContainPrefix(p.Warnings, "mojibake: 1 character restored (") {
 		t.Errorf("text %q, warnings %q", p.Text(), p.Warnings)
 	}
 	p, err = Extract(page, Options{KeepMojibake: true})
