@@ -38,3 +38,22 @@ func ExampleDecode() {
 	fmt.Println(string(d.Text), d.Charset, d.Via)
 	// Output: <p>Привет, мир! Это тест.</p> koi8-r detection
 }
+
+// A page stored through a wrong codec reaches winnow as well-formed
+// UTF-8 mojibake; Extract restores it and says so in the warnings.
+// Options.KeepMojibake leaves it.
+func ExampleExtract_mojibake() {
+	page := []byte(`<html><body><article>
+<p>Itâ€™s spring: the cafÃ© by the harbour opens again â€” with the terrace and its view of the tides over the bay.</p>
+</article></body></html>`)
+	p, err := extract.Extract(page, extract.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Text())
+	fmt.Println(p.Warnings)
+	// Output:
+	// It’s spring: the café by the harbour opens again — with the terrace and its view of the tides over the bay.
+	// [mojibake: 3 characters restored (UTF-8 read as windows-1252)]
+}
