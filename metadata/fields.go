@@ -443,7 +443,7 @@ func cutSite(t, site, host string) string {
 	var kept []string
 	names := func(s, n string) bool { return n != "" && (sameText(s, n) || siteLike(s, n)) }
 	for i, s := range segs {
-		if s == "" || names(s, site) || i > 0 && names(s, host) {
+		if s == "" || names(s, site) || i > 0 && (names(s, host) || siteVariant(s, site)) {
 			continue
 		}
 		kept = append(kept, s)
@@ -630,6 +630,22 @@ func siteLike(seg, site string) bool {
 		b = strings.TrimSuffix(b, tld)
 	}
 	return a != "" && a == b
+}
+
+// siteVariant says whether a title segment after the first is the
+// site's name written longer or shorter: one of the two opens with the
+// other's words and has at most two words more ("Thrive Internet
+// Marketing" for "Thrive Internet Marketing Agency", "Parkview Health"
+// for "Parkview").
+func siteVariant(seg, site string) bool {
+	a, b := words(seg), words(site)
+	if len(a) == 0 || len(b) == 0 || len(a) == len(b) {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(b)-len(a) <= 2 && slices.Equal(a, b[:len(a)])
 }
 
 // authors are the page's authors, most trusted source first.

@@ -906,3 +906,26 @@ func TestSplitKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteVariant: a title segment after the headline that writes the
+// site's name longer or shorter is cut; the headline is never, and a
+// segment that only shares a first word with the name stays.
+func TestSiteVariant(t *testing.T) {
+	for _, c := range []struct{ name, page, title string }{
+		{"the name without its last word", `<html><head><title>Website Design Portfolio | Thrive Internet Marketing</title>
+<meta property="og:site_name" content="Thrive Internet Marketing Agency"></head><body><h2>Our work</h2></body></html>`,
+			"Website Design Portfolio"},
+		{"the name with a word more", `<html><head><title>Sleep tips | Parkview Health</title>
+<meta property="og:site_name" content="Parkview"></head><body><p>Text.</p></body></html>`,
+			"Sleep tips"},
+		{"a first word shared, not the name", `<html><head><title>Harbour Lights | Harbour Tours and Sailing School</title>
+<meta property="og:site_name" content="Harbour Lights Cafe"></head><body><p>Text.</p></body></html>`,
+			"Harbour Lights | Harbour Tours and Sailing School"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, c.page, ""); m.Title != c.title {
+				t.Errorf("title %q, want %q", m.Title, c.title)
+			}
+		})
+	}
+}
