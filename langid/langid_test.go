@@ -339,3 +339,42 @@ func TestTableStarts(t *testing.T) {
 		t.Errorf("unicode.Mn starts at %#x, below firstMark", lo)
 	}
 }
+
+// TestWordConfidence: the common words' confidence doubles the odds
+// with each word one language's list has and another's lacks, so a
+// clear sentence of running text is near certain, whatever words close
+// languages share, and a handful of words is not.
+func TestWordConfidence(t *testing.T) {
+	wl := Default().words
+	at := func(l string) int { return slices.Index(wl.langs, l) }
+	counts := func(m map[string]int) wordCounts {
+		var w wordCounts
+		for l, n := range m {
+			w.counts[at(l)] = n
+		}
+		w.n = 200
+		return w
+	}
+	for _, c := range []struct {
+		name     string
+		counts   map[string]int
+		lang     string
+		min, max float64
+	}{
+		{"a clear lead", map[string]int{"en": 40, "nl": 26}, "en", 0.9999, 1},
+		{"the lead of the ratio's 0.75", map[string]int{"en": 60, "nl": 20, "it": 15}, "en", 0.9999, 1},
+		{"two words against none", map[string]int{"pt": 2}, "pt", 0.8, 0.8},
+		{"one word's lead over two languages", map[string]int{"en": 5, "nl": 4, "it": 4}, "en", 0.49, 0.51},
+	} {
+		if got := counts(c.counts).confidence(at(c.lang), len(wl.langs)); got < c.min || got > c.max {
+			t.Errorf("%s: confidence %.4f, want %.4f-%.4f", c.name, got, c.min, c.max)
+		}
+	}
+	// Decided by the words, a plain English paragraph is as sure as
+	// lingua would be, though "in", "is" and "a" are other languages'
+	// words too.
+	en := "The city council voted on Tuesday to expand the bicycle lanes along the river. The mayor said that the work will start in the spring of next year, and that the lanes are meant for children who ride to school. It is the second time this year that the council has voted on the plan, which was first put to the public in March by a group of parents from the north of the city."
+	if l, conf := Default().IdentifyDeclared(en, "en"); l != "en" || conf < 0.99 {
+		t.Errorf("IdentifyDeclared = %s %.4f, want en at 0.99 or more", l, conf)
+	}
+}
