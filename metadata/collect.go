@@ -574,6 +574,15 @@ func (c *collector) microdata(n *html.Node, props string) {
 		var v string
 		if !scoped {
 			v = c.itemValue(n, c.room())
+			if (n.DataAtom == atom.A || n.DataAtom == atom.Area) && textProperty(p) {
+				// A link's value is its address, but these
+				// properties are text: a template that marks up
+				// its section or author links so means their words
+				// (<a itemprop="articleSection" href="/news/nsw/">New
+				// South Wales</a>), and a link without words names
+				// nothing.
+				v = c.textUpTo(n, c.room())
+			}
 		} else {
 			for d := range n.Descendants() {
 				if d.Type == html.ElementNode && strings.EqualFold(attr(d, "itemprop"), "name") {
@@ -587,6 +596,17 @@ func (c *collector) microdata(n *html.Node, props string) {
 		}
 		c.add(c.micro, p, v)
 	}
+}
+
+// textProperty says whether a microdata property the rules read is
+// text in schema.org (an author's name, a section, keywords), not an
+// address.
+func textProperty(p string) bool {
+	switch strings.ToLower(p) {
+	case "author", "articlesection", "keywords":
+		return true
+	}
+	return false
 }
 
 // itemKeys are the microdata and RDFa properties the rules read (item),

@@ -929,3 +929,27 @@ func TestSiteVariant(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkedTextProperties: a link marked up with a text property
+// (a section, an author, keywords) gives its words, not its address; an
+// address property (image) keeps the address.
+func TestLinkedTextProperties(t *testing.T) {
+	page := `<html><head><title>Harbour dredging starts</title></head><body>
+<article itemscope itemtype="https://schema.org/NewsArticle">
+<h1 itemprop="headline">Harbour dredging starts</h1>
+<a itemprop="articleSection" href="/news/nsw/">New South Wales</a>
+<a itemprop="articleSection" href="/news/"></a>
+<p>By <a itemprop="author" href="/author/jane-miller/">Jane Miller</a></p>
+<a itemprop="image" href="/img/dredger.jpg">Photo</a>
+<p>The dredgers arrived on Monday.</p></article></body></html>`
+	m := read(t, page, "https://example.com/news/nsw/harbour-dredging")
+	if !slices.Equal(m.Categories, []string{"New South Wales"}) {
+		t.Errorf("categories %q", m.Categories)
+	}
+	if !slices.Equal(m.Authors, []string{"Jane Miller"}) || m.Sources["authors"] != SourceMicrodata {
+		t.Errorf("authors %q from %s", m.Authors, m.Sources["authors"])
+	}
+	if m.Image != "https://example.com/img/dredger.jpg" {
+		t.Errorf("image %q", m.Image)
+	}
+}
