@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/language"
 
 	"github.com/winnow-go/winnow/internal/textseg"
 )
@@ -1163,7 +1164,11 @@ func firstOf(vs []string) string {
 }
 
 // primaryTag is the language subtag of a BCP 47 tag or a locale, lower
-// case ("en-US", "en_US" -> "en"); "" when it is not two or three letters.
+// case ("en-US", "en_US" -> "en"), its ISO 639-1 code when it has one
+// ("deu" -> "de"); "" when it is not two or three letters, names no
+// language of the registry (a charset in the place of a language:
+// lang="utf-8", "xx") or names none in particular ("und", "mul",
+// "zxx", "mis").
 func primaryTag(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexAny(s, "-_,; "); i >= 0 {
@@ -1178,5 +1183,14 @@ func primaryTag(s string) string {
 			return ""
 		}
 	}
-	return s
+	b, err := language.ParseBase(s)
+	if err != nil {
+		return ""
+	}
+	switch code := b.String(); code {
+	case "und", "mul", "zxx", "mis":
+		return ""
+	default:
+		return code
+	}
 }

@@ -953,3 +953,18 @@ func TestLinkedTextProperties(t *testing.T) {
 		t.Errorf("image %q", m.Image)
 	}
 }
+
+// TestDeclaredLanguageCodes: a declaration is read as its ISO 639-1 code
+// when it has one; a charset in the place of a language, an unknown
+// code or one that names no language in particular declares nothing.
+func TestDeclaredLanguageCodes(t *testing.T) {
+	for decl, want := range map[string]string{
+		"en-GB": "en", "deu": "de", "pt_BR": "pt", "fil": "fil",
+		"utf-8": "", "xx": "", "und": "", "mul": "", "zxx": "",
+	} {
+		page := `<html lang="` + decl + `"><head><title>Notes</title></head><body><p>Short.</p></body></html>`
+		if m := read(t, page, ""); m.Lang != want {
+			t.Errorf("lang=%q: Lang %q, want %q", decl, m.Lang, want)
+		}
+	}
+}
