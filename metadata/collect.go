@@ -574,14 +574,8 @@ func (c *collector) microdata(n *html.Node, props string) {
 		var v string
 		if !scoped {
 			v = c.itemValue(n, c.room())
-			if (n.DataAtom == atom.A || n.DataAtom == atom.Area) && textProperty(p) {
-				// A link's value is its address, but these
-				// properties are text: a template that marks up
-				// its section or author links so means their words
-				// (<a itemprop="articleSection" href="/news/nsw/">New
-				// South Wales</a>), and a link without words names
-				// nothing.
-				v = c.textUpTo(n, c.room())
+			if n.DataAtom == atom.A || n.DataAtom == atom.Area {
+				v = c.linkValue(n, p, v)
 			}
 		} else {
 			for d := range n.Descendants() {
@@ -596,17 +590,6 @@ func (c *collector) microdata(n *html.Node, props string) {
 		}
 		c.add(c.micro, p, v)
 	}
-}
-
-// textProperty says whether a microdata property the rules read is
-// text in schema.org (an author's name, a section, keywords), not an
-// address.
-func textProperty(p string) bool {
-	switch strings.ToLower(p) {
-	case "author", "articlesection", "keywords":
-		return true
-	}
-	return false
 }
 
 // itemKeys are the microdata and RDFa properties the rules read (item),
@@ -1520,4 +1503,27 @@ func metaSource(key string) string {
 		}
 	}
 	return SourceMeta
+}
+
+// linkValue is the value of a link n with the microdata property p,
+// given its address v: the link's words when p is text in schema.org
+// (textProperty). A template that marks up its section or author links
+// so (<a itemprop="articleSection" href="/news/nsw/">New South
+// Wales</a>) means their words, and a link without words names nothing.
+func (c *collector) linkValue(n *html.Node, p, v string) string {
+	if textProperty(p) {
+		return c.textUpTo(n, c.room())
+	}
+	return v
+}
+
+// textProperty says whether a microdata property the rules read is
+// text in schema.org (an author's name, a section, keywords), not an
+// address.
+func textProperty(p string) bool {
+	switch strings.ToLower(p) {
+	case "author", "articlesection", "keywords":
+		return true
+	}
+	return false
 }
