@@ -190,3 +190,27 @@ func TestHiddenTabPanels(t *testing.T) {
 		t.Errorf("a hidden element kept: %q", text)
 	}
 }
+
+// TestInvisibleCharacters: soft hyphens and zero-width spaces inside
+// words leave the text (a search index would otherwise find "Deutsch"
+// and "land", not "Deutschland").
+func TestInvisibleCharacters(t *testing.T) {
+	page := []byte(`<html><body><article><h1>Bahn&shy;verkehr</h1>
+<p>Die Bahn will in ganz Deutsch&shy;land mehr Züge fahren lassen, sagte die Sprecherin am Montag in Berlin.
+Die neuen Fahr&#173;pläne gelten ab Dezember&#8203;, und die Fahrgast&shy;verbände begrüßen sie.</p>
+<p>Auf den Strecken zwischen den großen Städten sollen die Züge jede halbe Stunde fahren, auf dem Land jede Stunde.</p>
+</article></body></html>`)
+	p, err := Extract(page, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := p.Text()
+	for _, w := range []string{"Bahnverkehr", "Deutschland", "Fahrpläne", "Dezember,", "Fahrgastverbände"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("no %q in %q", w, text)
+		}
+	}
+	if strings.ContainsAny(text, "\u00ad\u200b") {
+		t.Errorf("invisible characters left in %q", text)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/winnow-go/winnow/internal/ascii"
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // skipped elements never hold content.
@@ -373,15 +374,25 @@ func (s *segmenter) text(t string) {
 			i++
 			continue
 		}
-		j := i
+		j, invisible := i, false
 		for j < len(t) {
 			c := t[j]
 			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
 				break
 			}
+			if c >= 0xC2 && !invisible {
+				invisible = textseg.InvisibleAt(t, j) > 0
+			}
 			j++
 		}
-		s.buf = append(s.buf, t[i:j]...)
+		if invisible {
+			// Soft hyphens and zero-width spaces inside a word
+			// ("Deutsch&shy;land") would split it for every reader
+			// of the text: they go.
+			s.buf = textseg.AppendVisible(s.buf, t[i:j])
+		} else {
+			s.buf = append(s.buf, t[i:j]...)
+		}
 		s.space = false
 		i = j
 	}

@@ -12,6 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"golang.org/x/net/html"
+
+	"github.com/winnow-go/winnow/internal/textseg"
 )
 
 // Sources of a field, as Metadata.Sources names them.
@@ -312,8 +314,9 @@ func (m *Metadata) pickList(key string, l listed) []string {
 // unescapeText repairs a text value a page escaped twice or more:
 // entities left in it once the HTML was parsed ("Australia&#039;s",
 // "&mdash;", "enth&uuml;llen") are decoded, up to three times; tags
-// written as text ("<p> &nbsp;</p>") go, and so do byte-order marks. A text without "&", "<" or a BOM comes
-// back as it is. URLs are not passed through it: "&copy=2" in a query
+// written as text ("<p> &nbsp;</p>") go, and so do byte-order marks,
+// soft hyphens and zero-width spaces (textseg.DropInvisible). A text
+// without "&", "<" or one of those comes back as it is. URLs are not passed through it: "&copy=2" in a query
 // is no entity.
 func unescapeText(s string) string {
 	for range 3 { // "&amp;amp;nbsp;" in a JSON-LD string: escaped three times
@@ -325,10 +328,7 @@ func unescapeText(s string) string {
 	if strings.IndexByte(s, '<') >= 0 {
 		s = closingInline.ReplaceAllString(markup.ReplaceAllString(s, " "), "")
 	}
-	if strings.Contains(s, "\ufeff") {
-		s = strings.ReplaceAll(s, "\ufeff", "")
-	}
-	return s
+	return textseg.DropInvisible(s)
 }
 
 // hasEntity says whether s holds an HTML entity: "&", then "#" and

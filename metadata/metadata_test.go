@@ -968,3 +968,13 @@ func TestDeclaredLanguageCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestInvisibleInFields: a soft hyphen in a headline or a description
+// leaves the field.
+func TestInvisibleInFields(t *testing.T) {
+	page := `<html><head><title>Deutsch&shy;land hilft</title><meta name="description" content="Die Bundes&shy;regierung sagt Hilfe zu."></head>
+<body><h1>Deutsch&shy;land hilft</h1><p>Text.</p></body></html>`
+	if m := read(t, page, ""); m.Title != "Deutschland hilft" || m.Description != "Die Bundesregierung sagt Hilfe zu." {
+		t.Errorf("title %q, description %q", m.Title, m.Description)
+	}
+}
