@@ -56,6 +56,7 @@ type collector struct {
 	cardEnd      int
 	shown        []shown    // <time> elements and short lines whose class says date, in document order
 	heads        []*heading // the first maxHeads <h1>s, with the text below each
+	subs         []*heading // on a page without an <h1> so far, its first maxHeads <h2>s
 	anchor       *heading   // the headline among them (see headline)
 	anchorCut    string     // its text with the site's name cut off
 	refs         []valued   // the structured titles (titleRefs)
@@ -126,6 +127,27 @@ func (h *heading) follow(t string) {
 //
 // cut is the headline's text with the site's name cut off (cutSite).
 func (c *collector) headline(site string) (h *heading, cut string, agreed bool) {
+	if len(c.heads) == 0 {
+		// A page without an <h1> (a phpBB thread, a landing page whose
+		// top heading is an <h2>) may head itself with an <h2>: the
+		// first that opens or ends a structured title, word for word
+		// ("2025-26 Football Season: MLS is Back!" under "Forum • View
+		// topic - 2025-26 Football Season: MLS is Back!"), never one
+		// that only shares words with it (a teaser's "Why Classic
+		// Percale?" under "Classic Percale Core Sheet Set").
+		for _, h := range c.subs {
+			t := cutSite(h.text, site, c.host)
+			if sameText(t, site) {
+				continue
+			}
+			for _, r := range c.refs {
+				if edgeOf(t, r.val) {
+					return h, t, true
+				}
+			}
+		}
+		return nil, "", false
+	}
 	refs := c.refs
 	var cuts [maxHeads]string // each heading with the site's name cut off, for the second pass
 	for i, h := range c.heads {
@@ -172,6 +194,24 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 		return c.heads[0], cuts[0], false
 	}
 	return nil, "", false
+}
+
+// edgeOf says whether h, of two words or more, is the title t's first
+// or last segments (titleSegments), word for word: "Forum • View topic
+// - 2025-26 Football Season: MLS is Back!" ends with "2025-26 Football
+// Season: MLS is Back!", but "Vertrieb auslagern - Anders oder gut zu
+// Wissen" does not end with a heading "Gut zu Wissen".
+func edgeOf(h, t string) bool {
+	if len(words(h)) < 2 {
+		return false
+	}
+	segs := titleSegments(t)
+	for k := 1; k < len(segs); k++ {
+		if sameText(strings.Join(segs[:k], " "), h) || sameText(strings.Join(segs[len(segs)-k:], " "), h) {
+			return true
+		}
+	}
+	return sameText(t, h)
 }
 
 // afterHeadline is the text below the headline ("" without one).
@@ -289,8 +329,26 @@ func (c *collector) text(n *html.Node) {
 		for _, h := range c.heads {
 			h.follow(t)
 		}
+		if len(c.heads) == 0 {
+			for _, h := range c.subs {
+				h.follow(t)
+			}
+		}
 	}
 	c.pos += len(t) + 1
+}
+
+// heading is the heading element n with its text, nil when it has none.
+func (c *collector) heading(n *html.Node) *heading {
+	f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
+	f.walk(n)
+	c.buf = f.b
+	// Documentation generators end a heading with its permalink, a
+	// pilcrow (Sphinx, MkDocs).
+	if t := strings.TrimSpace(strings.TrimRight(string(f.b), "¶")); t != "" {
+		return &heading{node: n, text: t, pos: c.pos}
+	}
+	return nil
 }
 
 // reporterCredit is a Chinese news text's credit of its reporters in
@@ -510,13 +568,14 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 		return kinds{}, false
 	case atom.H1:
 		if len(c.heads) < maxHeads && !inComments {
-			f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
-			f.walk(n)
-			c.buf = f.b
-			if t := strings.TrimSpace(strings.TrimRight(string(f.b), "¶")); t != "" {
-				// Documentation generators end a heading with its
-				// permalink, a pilcrow (Sphinx, MkDocs).
-				c.heads = append(c.heads, &heading{node: n, text: t, pos: c.pos})
+			if h := c.heading(n); h != nil {
+				c.heads = append(c.heads, h)
+			}
+		}
+	case atom.H2:
+		if len(c.heads) == 0 && len(c.subs) < maxHeads && !inComments {
+			if h := c.heading(n); h != nil {
+				c.subs = append(c.subs, h)
 			}
 		}
 	case atom.Time:

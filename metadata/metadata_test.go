@@ -978,3 +978,29 @@ func TestInvisibleInFields(t *testing.T) {
 		t.Errorf("title %q, description %q", m.Title, m.Description)
 	}
 }
+
+// TestSecondLevelHeadline: a page without an <h1> is headed by the
+// first <h2> that is its structured title's first or last segments
+// (a phpBB thread), and the date line below it is its date; an <h2> that
+// only shares words with the title, or ends it in the middle of a
+// segment, heads nothing.
+func TestSecondLevelHeadline(t *testing.T) {
+	thread := `<html><head><title>Harbour Forum • View topic - Night ferries to the islands</title></head><body>
+<div id="page-body"><h2><a href="./viewtopic.php?t=12">Night ferries to the islands</a></h2>
+<p class="author">by <strong>gull_watcher</strong> » Tue Mar 12, 2024 9:14 pm</p>
+<div class="content">Does anyone know whether the night ferries run again this summer?</div></div></body></html>`
+	m := read(t, thread, "https://forum.example.org/viewtopic.php?t=12")
+	if m.Title != "Night ferries to the islands" || m.Published != "2024-03-12" {
+		t.Errorf("title %q, published %q", m.Title, m.Published)
+	}
+	for _, c := range []struct{ name, page string }{
+		{"a teaser's heading", `<html><head><title>Classic Percale Core Sheet Set</title></head><body>
+<h2>Why Classic Percale?</h2><p>Crisp and cool.</p></body></html>`},
+		{"the end of a segment", `<html><head><title>Selling made simple - Better than the rest or good to know</title></head><body>
+<h2>Good to know</h2><p>Text.</p></body></html>`},
+	} {
+		if m := read(t, c.page, ""); m.Title == "Why Classic Percale?" || m.Title == "Good to know" {
+			t.Errorf("%s: title %q", c.name, m.Title)
+		}
+	}
+}
