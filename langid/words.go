@@ -131,11 +131,11 @@ func (wl *wordLists) count(text string) wordCounts {
 // one when its words are commonShare of those read and outnumber every
 // other language's by confirmMargin, or half of commonShare and by
 // guessMargin (a table of results, a calendar: few sentences, but what
-// words there are confirm the declaration); on a page that declares none, the
-// language whose words do so by guessMargin. The confidence is
-// wordConfidence's. A declaration the
-// words do not confirm is left to lingua, whose confidence decides
-// whether the text overrides it (chooseLang in package metadata). Close
+// words there are confirm the declaration); on a page that declares
+// none, the language whose words do so by guessMargin. The confidence is
+// wordCounts.confidence. A declaration the words do not confirm is left
+// to lingua, whose confidence decides whether the text overrides it
+// (chooseLang in package metadata). Close
 // languages (Danish and Norwegian, Indonesian and Malay, Czech and
 // Slovak) share most of their common words: the margins leave an
 // undeclared text in one of them to lingua.

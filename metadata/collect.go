@@ -608,7 +608,7 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 		c.microdata(n, k.itemprop)
 	}
 	if k.property != "" && itemRead(k.property) {
-		c.add(c.micro, k.property, c.itemValue(n, c.room())) // RDFa
+		c.add(c.micro, k.property, c.propertyValue(n, k.property)) // RDFa
 	}
 	if !inComments {
 		c.lines(n, k)
@@ -632,10 +632,7 @@ func (c *collector) microdata(n *html.Node, props string) {
 		}
 		var v string
 		if !scoped {
-			v = c.itemValue(n, c.room())
-			if n.DataAtom == atom.A || n.DataAtom == atom.Area {
-				v = c.linkValue(n, p, v)
-			}
+			v = c.propertyValue(n, p)
 		} else {
 			for d := range n.Descendants() {
 				if d.Type == html.ElementNode && strings.EqualFold(attr(d, "itemprop"), "name") {
@@ -1564,16 +1561,18 @@ func metaSource(key string) string {
 	return SourceMeta
 }
 
-// linkValue is the value of a link n with the microdata property p,
-// given its address v: the link's words when p is text in schema.org
-// (textProperty). A template that marks up its section or author links
-// so (<a itemprop="articleSection" href="/news/nsw/">New South
-// Wales</a>) means their words, and a link without words names nothing.
-func (c *collector) linkValue(n *html.Node, p, v string) string {
-	if textProperty(p) {
+// propertyValue is the value of the element n that has the microdata
+// or RDFa property p: itemValue's, but for a link whose property is text
+// in schema.org (textProperty), whose value is its words. Both markups
+// make a link's value its address, yet a template that marks up its
+// section or author links so (<a itemprop="articleSection"
+// href="/news/nsw/">New South Wales</a>) means their words, and a link
+// without words names nothing.
+func (c *collector) propertyValue(n *html.Node, p string) string {
+	if (n.DataAtom == atom.A || n.DataAtom == atom.Area) && textProperty(p) {
 		return c.textUpTo(n, c.room())
 	}
-	return v
+	return c.itemValue(n, c.room())
 }
 
 // textProperty says whether a microdata property the rules read is

@@ -316,8 +316,8 @@ func (m *Metadata) pickList(key string, l listed) []string {
 // "&mdash;", "enth&uuml;llen") are decoded, up to three times; tags
 // written as text ("<p> &nbsp;</p>") go, and so do byte-order marks,
 // soft hyphens and zero-width spaces (textseg.DropInvisible). A text
-// without "&", "<" or one of those comes back as it is. URLs are not passed through it: "&copy=2" in a query
-// is no entity.
+// without "&", "<" or one of those comes back as it is. URLs are not
+// passed through it: "&copy=2" in a query is no entity.
 func unescapeText(s string) string {
 	for range 3 { // "&amp;amp;nbsp;" in a JSON-LD string: escaped three times
 		if !hasEntity(s) {

@@ -952,6 +952,13 @@ func TestLinkedTextProperties(t *testing.T) {
 	if m.Image != "https://example.com/img/dredger.jpg" {
 		t.Errorf("image %q", m.Image)
 	}
+	// RDFa's property on a link reads the same way.
+	rdfa := `<html><head><title>Harbour dredging starts</title></head><body vocab="https://schema.org/" typeof="NewsArticle">
+<h1 property="headline">Harbour dredging starts</h1><a property="articleSection" href="/news/nsw/">New South Wales</a>
+<p>The dredgers arrived on Monday.</p></body></html>`
+	if m := read(t, rdfa, "https://example.com/news/nsw/harbour-dredging"); !slices.Equal(m.Categories, []string{"New South Wales"}) {
+		t.Errorf("RDFa categories %q", m.Categories)
+	}
 }
 
 // TestDeclaredLanguageCodes: a declaration is read as its ISO 639-1 code
