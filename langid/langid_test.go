@@ -281,12 +281,26 @@ func TestIdentifyDeclared(t *testing.T) {
 	// Portuguese common words, twice any other language's
 	pt := "Classificação NASCAR Cup 2018. Nesta página você terá sempre a classificação atualizada da NASCAR até a última corrida. 1 Kyle Busch 1200 pontos, 2 Kevin Harvick 1150 pontos, 3 Martin Truex 1100 pontos, 4 Joey Logano 1050 pontos, 5 Brad Keselowski 990 pontos, 6 Kurt Busch 950 pontos, 7 Chase Elliott 930 pontos. Coloque nos seus favoritos e volte sempre para ver os resultados de cada etapa"
 	da := "Byrådet har besluttet at udvide cykelstierne langs åen, og borgmesteren siger at arbejdet skal begynde til foråret, når vejret er blevet bedre i byen."
+	// Indonesian: most of its common words are Malay ones too, and six
+	// ("bisa", "karena") are not
+	id := "Kami sudah bisa memahami karena ini adalah hal yang penting untuk kita. Mereka bisa datang ke rumah karena hujan sudah berhenti dan jalan di desa itu tidak licin lagi. Anak yang pintar itu bisa membaca buku dengan cepat karena dia rajin belajar di sekolah dan juga di rumah."
+	// Russian: Bulgarian and Serbian have 14 and 11 of its words (и, в,
+	// на, по, а, за), and it leads them by 13 words only its list has
+	// (что, это, он, был)
+	ru := "В понедельник в городе на реке открыли новый мост, и по нему уже пошли первые машины. Мэр сказал, что это только начало: в следующем году на другом берегу построят школу и больницу, а за ними новый парк. Жители говорят, что ждали мост давно, и теперь дорога до центра займёт не час, а десять минут. Он был рад, что она тоже была здесь, и мы все это видели."
+	// a German article that quotes an English speech: more English words
+	// than German ones, but not twice as many
+	quote := "Am Dienstag hielt der Gründer eine Rede vor den Studenten, und er sagte, dass die Zukunft im Wissen liegt. You have to trust in something, your gut, destiny, life, karma, whatever. This approach has never let me down, and it has made all the difference in my life. It is the only way to do great work, and you will know when you find it."
 	for _, c := range []struct {
 		name, text, declared, want string
 		byWords                    bool // decided by the common words, without lingua
 	}{
 		{"confirmed", en, "en", "en", true},
-		{"wrong declaration: left to lingua", de, "en", "de", false},
+		{"wrong declaration: overruled by the words", de, "en", "de", true},
+		{"close language, declared: confirmed by the words", id, "id", "id", true},
+		{"close language, undeclared, a short lead: left to lingua", id, "", "id", false},
+		{"close language, undeclared, a long lead", ru, "", "ru", true},
+		{"a quotation in another language: left to lingua", quote, "de", "", false},
 		{"no declaration", de, "", "de", true},
 		{"few sentences, confirmed", pt, "pt", "pt", true},
 		{"few sentences, no declaration: left to lingua", pt, "", "", false},
@@ -295,9 +309,9 @@ func TestIdentifyDeclared(t *testing.T) {
 		{"too short: left to lingua", "The river and the lanes.", "en", "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			id := Default()
-			_, _, byWords := id.words.decide(id.words.count(c.text), c.declared)
-			if l, conf := id.IdentifyDeclared(c.text, c.declared); c.want != "" && l != c.want || byWords != c.byWords || conf <= 0 || conf > 1 {
+			ident := Default()
+			_, _, byWords := ident.words.decide(ident.words.count(c.text), c.declared)
+			if l, conf := ident.IdentifyDeclared(c.text, c.declared); c.want != "" && l != c.want || byWords != c.byWords || conf <= 0 || conf > 1 {
 				t.Errorf("IdentifyDeclared = %s %.2f (by words %v), want %s (by words %v)", l, conf, byWords, c.want, c.byWords)
 			}
 		})

@@ -82,7 +82,10 @@ func newWordLists(codes map[string]bool) *wordLists {
 // English by a piece of names or code, an English forum thread named
 // German, a Serbo-Croatian page named English); the one left is an
 // Albanian page, outside the set, that keeps its declared English where
-// lingua said Estonian.
+// lingua said Estonian. The close-language rules of decide
+// (confirmConfidence, sureConfidence) and its overruling of a
+// declaration by guessMargin changed one language more on those pages:
+// a Romanian news page that declares English is ro now, not en.
 const (
 	// commonRead is how many words of the text are read.
 	commonRead = 200
@@ -127,45 +130,25 @@ func (wl *wordLists) count(text string) wordCounts {
 	return c
 }
 
-// decide names the language of text by its common words: the declared
-// one when its words are commonShare of those read and outnumber every
-// other language's by confirmMargin, or half of commonShare and by
-// guessMargin (a table of results, a calendar: few sentences, but what
-// words there are confirm the declaration); on a page that declares
-// none, the language whose words do so by guessMargin. The confidence is
-// wordCounts.confidence. A declaration the words do not confirm is left
-// to lingua, whose confidence decides whether the text overrides it
-// (chooseLang in package metadata). Close
-// languages (Danish and Norwegian, Indonesian and Malay, Czech and
-// Slovak) share most of their common words: the margins leave an
-// undeclared text in one of them to lingua.
+// decide names the language of text by its common words. A declared
+// language is confirmed when its words are commonShare of those read and
+// outnumber every other language's by confirmMargin, or half of
+// commonShare and by guessMargin (a table of results, a calendar: few
+// sentences, but what words there are confirm the declaration), or half
+// of commonShare and the words make it confirmConfidence sure
+// (wordCounts.confidence): a close language shares most of its words
+// (Indonesian and Malay, Russian and Bulgarian), and the words only one
+// of the two lists has tell them apart. Otherwise, declared or not, the
+// text is the language whose words are commonShare of those read and
+// outnumber every other's by guessMargin (a German article on a site
+// that declares English on every page), or, on a page that declares
+// none, are commonShare of them and make it sureConfidence sure. A declared language without a list, which
+// the text may be written in, and a text the words leave undecided go to
+// lingua, whose confidence decides whether the text overrides the
+// declaration (chooseLang in package metadata).
 func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confidence float64, ok bool) {
 	counts, n := w.counts, w.n
 	if n < commonMinWords {
-		return "", 0, false
-	}
-	win := func(i int, share, margin float64) (float64, bool) {
-		runner := 0
-		for j := range wl.langs {
-			if j != i {
-				runner = max(runner, counts[j])
-			}
-		}
-		d := float64(counts[i])
-		if d == 0 || d < share*float64(n) || d < margin*float64(runner) {
-			return 0, false
-		}
-		return w.confidence(i, len(wl.langs)), true
-	}
-	if declared != "" {
-		if i := slices.Index(wl.langs, declared); i >= 0 {
-			if conf, ok := win(i, commonShare, confirmMargin); ok {
-				return declared, conf, true
-			}
-			if conf, ok := win(i, commonShare/2, guessMargin); ok {
-				return declared, conf, true
-			}
-		}
 		return "", 0, false
 	}
 	best := 0
@@ -174,11 +157,53 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 			best = i
 		}
 	}
-	if conf, ok := win(best, commonShare, guessMargin); ok {
+	// win: language i has share of the words read, and margin times
+	// any other language's or a confidence of at least sure.
+	win := func(i int, share, margin, sure float64) (float64, bool) {
+		runner := 0
+		for j := range wl.langs {
+			if j != i {
+				runner = max(runner, counts[j])
+			}
+		}
+		d := float64(counts[i])
+		if d == 0 || d < share*float64(n) {
+			return 0, false
+		}
+		conf := w.confidence(i, len(wl.langs))
+		return conf, d >= margin*float64(runner) || i == best && conf >= sure
+	}
+	if declared != "" {
+		i := slices.Index(wl.langs, declared)
+		if i < 0 {
+			return "", 0, false
+		}
+		if conf, ok := win(i, commonShare, confirmMargin, 2); ok {
+			return declared, conf, true
+		}
+		if conf, ok := win(i, commonShare/2, guessMargin, confirmConfidence); ok {
+			return declared, conf, true
+		}
+	}
+	sure := sureConfidence
+	if declared != "" {
+		sure = 2 // a declaration is overruled by a margin alone: a German article that quotes an English speech
+	}
+	if conf, ok := win(best, commonShare, guessMargin, sure); ok {
 		return wl.langs[best], conf, true
 	}
 	return "", 0, false
 }
+
+// The word confidences (wordCounts.confidence) at which the common words
+// decide between close languages (see decide): confirmConfidence, a lead
+// of about five words that one list has and the other lacks, confirms a
+// declared language; sureConfidence, about seven, names the language of
+// a page that declares none.
+const (
+	confirmConfidence = 0.95
+	sureConfidence    = 0.99
+)
 
 // confidence is how sure the common words make language i of the first
 // langs: the odds between two languages double with each word of the
