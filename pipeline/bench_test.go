@@ -162,3 +162,55 @@ func BenchmarkMetadataShare(b *testing.B) {
 	b.ReportMetric(ms(read), "read-ms")
 	b.ReportMetric(100*float64(with-alone+read)/float64(alone), "share-%")
 }
+
+// BenchmarkLangIDShare measures language identification's part of the
+// metadata stage as Stages.Page runs it, on the 181 Scrapinghub pages:
+// each page is extracted with the stage's collector and labelled, then
+// read by readMetadata with the identifier on even ops and without it
+// (Stages{NoLangID: true}) on odd ones, each time after the page's own
+// extraction, when lingua's models and the word tables are no longer in
+// the cache. It reports both reads per set in ms, and their difference as
+// langid-ms. One op is the whole set.
+func BenchmarkLangIDShare(b *testing.B) {
+	pages, _, err := shareddata.Pages(shareddata.Require(b), "scrapinghub")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	with, without := Stages{}, Stages{NoLangID: true}
+	for _, p := range pages { // loads the identifier's models
+		if _, _, err := with.Page(ctx, Input{Body: p}, nil, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var read [2]time.Duration
+	var ops [2]int
+	op := 0
+	for b.Loop() {
+		s := &with
+		if op%2 == 1 {
+			s = &without
+		}
+		for _, p := range pages {
+			pg, err := extract.Extract(p, extract.Options{Visitor: metadata.NewCollector()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ro, err := s.labelBlocks(ctx, pg, nil, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			s.readMetadata(pg, ro)
+			read[op%2] += time.Since(start)
+		}
+		ops[op%2]++
+		op++
+	}
+	ms := func(i int) float64 { return float64(read[i]) / float64(ops[i]) / 1e6 }
+	b.ReportMetric(ms(0), "read-ms")
+	if ops[1] > 0 { // -benchtime 1x reads with the identifier only
+		b.ReportMetric(ms(1), "read-no-lang-id-ms")
+		b.ReportMetric(ms(0)-ms(1), "langid-ms")
+	}
+}
