@@ -29,3 +29,33 @@ func FuzzTextScans(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIdentifyDeclared holds IdentifyDeclared to its contract on any
+// text and declaration: a language of the set or "", a confidence in
+// (0, 1] with a language and 0 without one, the same answer twice, and a
+// language the common words decide that is the declared one or one of
+// theirs.
+func FuzzIdentifyDeclared(f *testing.F) {
+	for _, c := range [][2]string{{"", ""}, {"The city council voted on Tuesday to expand the bicycle lanes along the river, and the mayor said that the work will start in the spring.", "en"},
+		{"Der Stadtrat hat am Dienstag beschlossen, die Radwege entlang des Flusses auszubauen, und der Bürgermeister sagte, dass die Arbeiten beginnen.", "en"},
+		{"Kami sudah bisa memahami karena ini adalah hal yang penting untuk kita, mereka bisa datang karena hujan sudah berhenti.", "ms"},
+		{"Palm Bay d. Rockledge 70-44 Tolivert 25 points", "en"}, {"北京市政府今天宣布", "ja"}, {"a\xffb и в на", "xx"}} {
+		f.Add(c[0], c[1])
+	}
+	id := Default()
+	f.Fuzz(func(t *testing.T, text, declared string) {
+		l, conf := id.IdentifyDeclared(text, declared)
+		if l2, conf2 := id.IdentifyDeclared(text, declared); l2 != l || conf2 != conf {
+			t.Fatalf("IdentifyDeclared(%q, %q) = %s %v, then %s %v", text, declared, l, conf, l2, conf2)
+		}
+		if l == "" && conf != 0 || l != "" && (conf <= 0 || conf > 1) {
+			t.Fatalf("IdentifyDeclared(%q, %q) = %q with confidence %v", text, declared, l, conf)
+		}
+		if _, ok := id.langs[l]; l != "" && !ok {
+			t.Fatalf("IdentifyDeclared(%q, %q) = %q, not a language of the set", text, declared, l)
+		}
+		if w, _, ok := id.words.decide(id.words.count(text), declared); ok && !slices.Contains(id.words.langs, w) {
+			t.Fatalf("decide(%q, %q) = %q, a language without a list", text, declared, w)
+		}
+	})
+}
