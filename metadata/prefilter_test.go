@@ -124,3 +124,46 @@ func TestOpensWithUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestValueKinds holds valueKinds, which looks a value's places up by
+// their first two bytes (hintSeconds), to its definition: the kinds of
+// the hint words that start anywhere in the value, ASCII letters in any
+// case, but a comments word after "has-" or "no-".
+func TestValueKinds(t *testing.T) {
+	var words []hintWord
+	for _, ws := range hintWords {
+		words = append(words, ws...)
+	}
+	pieces := []string{"-", "_", " ", "x", "has-", "no_", "\xd0", "\xff"}
+	for _, w := range words {
+		if len(w.word) < 2 {
+			t.Fatalf("hint word %q: valueKinds reads a word from its first two bytes", w.word)
+		}
+		pieces = append(pieces, w.word, strings.ToUpper(w.word), w.word[:2], w.word[1:], strings.ToUpper(w.word[:1])+w.word[1:])
+	}
+	want := func(v string) int {
+		found := 0
+		for i := range len(v) {
+			for _, w := range words {
+				if hasPrefixFold(v[i:], w.word) && !(w.kind == hintComments && statePrefix(v[:i])) {
+					found |= w.kind
+				}
+			}
+		}
+		return found
+	}
+	r := rand.New(rand.NewSource(1))
+	cases := []string{"", "a", "date", "xdate", "post-date", "Author", "xAUTHOR", "has-comments", "no-comments x-comment", "автор", "xавтор"}
+	for range 50000 {
+		var sb strings.Builder
+		for k := r.Intn(6); k >= 0; k-- {
+			sb.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		cases = append(cases, sb.String())
+	}
+	for _, v := range cases {
+		if got, want := valueKinds(v), want(v); got != want {
+			t.Errorf("valueKinds(%q) = %b, want %b", v, got, want)
+		}
+	}
+}
