@@ -32,9 +32,8 @@ func FuzzTextScans(f *testing.F) {
 
 // FuzzIdentifyDeclared holds IdentifyDeclared to its contract on any
 // text and declaration: a language of the set or "", a confidence in
-// (0, 1] with a language and 0 without one, the same answer twice, and a
-// language the common words decide that is the declared one or one of
-// theirs.
+// (0, 1] with a language and 0 without one, the same answer twice, and
+// the common words deciding only languages that have a list.
 func FuzzIdentifyDeclared(f *testing.F) {
 	for _, c := range [][2]string{{"", ""}, {"The city council voted on Tuesday to expand the bicycle lanes along the river, and the mayor said that the work will start in the spring.", "en"},
 		{"Der Stadtrat hat am Dienstag beschlossen, die Radwege entlang des Flusses auszubauen, und der Bürgermeister sagte, dass die Arbeiten beginnen.", "en"},

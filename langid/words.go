@@ -142,10 +142,11 @@ func (wl *wordLists) count(text string) wordCounts {
 // text is the language whose words are commonShare of those read and
 // outnumber every other's by guessMargin (a German article on a site
 // that declares English on every page), or, on a page that declares
-// none, are commonShare of them and make it sureConfidence sure. A declared language without a list, which
-// the text may be written in, and a text the words leave undecided go to
-// lingua, whose confidence decides whether the text overrides the
-// declaration (chooseLang in package metadata).
+// none, are commonShare of them and make it sureConfidence sure. A
+// declared language without a list, which the text may be written in,
+// and a text the words leave undecided go to lingua, whose confidence
+// decides whether the text overrides the declaration (chooseLang in
+// package metadata).
 func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confidence float64, ok bool) {
 	counts, n := w.counts, w.n
 	if n < commonMinWords {
@@ -158,7 +159,8 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 		}
 	}
 	// win: language i has share of the words read, and margin times
-	// any other language's or a confidence of at least sure.
+	// any other language's or, when it has the most, a confidence of at
+	// least sure (marginOnly: never).
 	win := func(i int, share, margin, sure float64) (float64, bool) {
 		runner := 0
 		for j := range wl.langs {
@@ -178,7 +180,7 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 		if i < 0 {
 			return "", 0, false
 		}
-		if conf, ok := win(i, commonShare, confirmMargin, 2); ok {
+		if conf, ok := win(i, commonShare, confirmMargin, marginOnly); ok {
 			return declared, conf, true
 		}
 		if conf, ok := win(i, commonShare/2, guessMargin, confirmConfidence); ok {
@@ -187,7 +189,7 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 	}
 	sure := sureConfidence
 	if declared != "" {
-		sure = 2 // a declaration is overruled by a margin alone: a German article that quotes an English speech
+		sure = marginOnly // a lead alone overrules no declaration: a German article that quotes an English speech
 	}
 	if conf, ok := win(best, commonShare, guessMargin, sure); ok {
 		return wl.langs[best], conf, true
@@ -203,6 +205,8 @@ func (wl *wordLists) decide(w wordCounts, declared string) (lang string, confide
 const (
 	confirmConfidence = 0.95
 	sureConfidence    = 0.99
+	// marginOnly is above every confidence: only the margin decides.
+	marginOnly = 2
 )
 
 // confidence is how sure the common words make language i of the first
