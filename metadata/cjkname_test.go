@@ -112,6 +112,31 @@ func TestReporterCredit(t *testing.T) {
 	}
 }
 
+// TestEditorCredit reads a Chinese page's editor's credit as its author
+// when nothing names a writer, and only then.
+func TestEditorCredit(t *testing.T) {
+	para := `<p>本周六，北京一座占地二十多公顷的新公园正式对外开放。公园内种植了数千棵树木，并建设了多个儿童游乐场和成人运动场地。</p>`
+	for line, want := range map[string][]string{
+		`<p>（ 责任编辑：魏喆 ）</p>`:                       {"魏喆"},
+		`<p>来源：巴彦淖尔日报 &ensp;&ensp;编辑：苏亮</p>`:       {"苏亮"},
+		`<p>[責任編輯：楊玲]</p>`:                         {"楊玲"},
+		`<p>(责编： 山水)</p>`:                          {"山水"},
+		`<p>来源：中国日报网 编辑：北风、金硕</p>`:                 {"北风", "金硕"},
+		`<p>（记者 胡晓蓉）公园开放。</p><p>责任编辑：魏喆</p>`:       {"胡晓蓉"}, // the writer first
+		`<p>总编辑：魏喆</p>`:                            nil,     // the editor-in-chief of the site
+		`<p>网站编辑部</p>`:                             nil,
+		`<p>编辑：</p>`:                               nil,
+		`<p>责任编辑：Alice</p>`:                        nil, // no name of ideographs
+		`<div class="comments"><p>编辑：魏喆</p></div>`: nil,
+	} {
+		m := read(t, `<html><head><meta charset="utf-8"><title>北京新公园开放</title></head><body><article><h1>北京新公园开放</h1>`+
+			para+line+`</article></body></html>`, "")
+		if !slices.Equal(m.Authors, want) {
+			t.Errorf("%s: authors %q, want %q", line, m.Authors, want)
+		}
+	}
+}
+
 // TestDateLineNamesAuthor reads the author a date line names first.
 func TestDateLineNamesAuthor(t *testing.T) {
 	m := read(t, `<html lang="de"><body><article><h1>Neue Studie zur Energiewende</h1>`+

@@ -51,6 +51,9 @@ type collector struct {
 	// Schmidt | 12. März 2021" in a class "meta"): the last resort of a
 	// byline, after those a class names.
 	datedBy []string
+	// editor is the first editor's credit of a Chinese page
+	// (editorCredit): the last resort of its author.
+	editor []string
 	// cardEnd is the text position (pos) where the last minor heading
 	// after the headline ended, 0 for none (see cardByline).
 	cardEnd      int
@@ -403,6 +406,12 @@ func (c *collector) credit(n *html.Node, t string) {
 			return
 		}
 	}
+	if c.editor == nil && len(t) <= maxLabelLine {
+		if names := editorCredit(t); len(names) > 0 {
+			c.editor = names
+			return
+		}
+	}
 	if ji < 0 || !strings.Contains(t[ji:], "记者") && !strings.Contains(t[ji:], "記者") {
 		return
 	}
@@ -423,6 +432,40 @@ func (c *collector) credit(n *html.Node, t string) {
 	if len(names) > 0 {
 		c.prefixed = append(c.prefixed, "记者 "+strings.Join(names, "、"))
 	}
+}
+
+// editorLabels are the labels of a Chinese news page's editor's credit
+// ("责任编辑：魏喆", "编辑：苏亮"), longest first.
+var editorLabels = []string{"责任编辑", "責任編輯", "责编", "責編", "编辑", "編輯"}
+
+// editorCredit reads the names of an editor's credit in t: one of
+// editorLabels, at the start of t or after a character that is no
+// ideograph ("总编辑" is the editor-in-chief, "网站编辑" the site's), a
+// colon, and names of ideographs (cjkNames); nil for none.
+func editorCredit(t string) []string {
+	for _, l := range editorLabels {
+		i := strings.Index(t, l)
+		if i < 0 {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && hanOrKana(r) {
+			return nil
+		}
+		rest := strings.TrimLeft(t[i+len(l):], " \u3000\u00a0")
+		if rest, ok := cutColon(rest); ok {
+			return cjkNames(rest)
+		}
+		return nil
+	}
+	return nil
+}
+
+// cutColon cuts the colon, either width, that opens s.
+func cutColon(s string) (string, bool) {
+	if r, ok := strings.CutPrefix(s, "："); ok {
+		return r, true
+	}
+	return strings.CutPrefix(s, ":")
 }
 
 // creditNames reads the names that open s, the text after a reporter's
