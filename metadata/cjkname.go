@@ -244,3 +244,63 @@ func isHangulName(s string) bool {
 	}
 	return n >= 2 && n <= 4
 }
+
+// maxClosingNames is the most names a closing credit gives.
+const maxClosingNames = 4
+
+// closingCredit reads the writers a Chinese news item credits in
+// brackets at the end of its text, with no title before them
+// ("…的新春佳节。（常书香 马丹阳 ）", "（姚峰 上海报道）"): the last of
+// closing's last two lines ends with the bracket, which holds one to
+// maxClosingNames Chinese names (hanName: a common surname first) apart
+// with white space or "、", and perhaps a dateline after them ("上海报道",
+// "发自上海"). A credit with a title ("（记者 胡晓蓉）") is reporterCredit's;
+// nil for none.
+func closingCredit(closing string) []string {
+	lines := strings.Split(strings.TrimSpace(closing), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-2; i-- {
+		if names := bracketNames(strings.TrimSpace(lines[i])); len(names) > 0 {
+			return names
+		}
+	}
+	return nil
+}
+
+// bracketNames reads closingCredit's names in the bracket that ends line.
+func bracketNames(line string) []string {
+	inner, ok := strings.CutSuffix(line, "）")
+	if !ok {
+		if inner, ok = strings.CutSuffix(line, ")"); !ok {
+			return nil
+		}
+	}
+	open := max(strings.LastIndex(inner, "（"), strings.LastIndex(inner, "("))
+	if open < 0 {
+		return nil
+	}
+	_, size := utf8.DecodeRuneInString(inner[open:])
+	parts := strings.FieldsFunc(inner[open+size:], func(r rune) bool { return unicode.IsSpace(r) || r == '、' })
+	if n := len(parts); n > 1 && dateline(parts[n-1]) {
+		parts = parts[:n-1]
+	}
+	if len(parts) == 0 || len(parts) > maxClosingNames {
+		return nil
+	}
+	for _, p := range parts {
+		if !hanName(p) {
+			return nil
+		}
+	}
+	return parts
+}
+
+// dateline says whether s is where a report was filed from ("上海报道",
+// "发自上海").
+func dateline(s string) bool {
+	for _, w := range []string{"报道", "報道", "报导", "報導"} {
+		if strings.HasSuffix(s, w) {
+			return true
+		}
+	}
+	return strings.HasPrefix(s, "发自") || strings.HasPrefix(s, "發自")
+}

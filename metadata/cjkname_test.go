@@ -2,7 +2,10 @@ package metadata
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 func TestCleanAuthorsCJK(t *testing.T) {
@@ -131,6 +134,44 @@ func TestEditorCredit(t *testing.T) {
 	} {
 		m := read(t, `<html><head><meta charset="utf-8"><title>北京新公园开放</title></head><body><article><h1>北京新公园开放</h1>`+
 			para+line+`</article></body></html>`, "")
+		if !slices.Equal(m.Authors, want) {
+			t.Errorf("%s: authors %q, want %q", line, m.Authors, want)
+		}
+	}
+}
+
+// TestClosingCredit reads the writers a Chinese news item credits in
+// brackets at the end of its text, before its editor and only when no
+// byline names anyone.
+func TestClosingCredit(t *testing.T) {
+	for closing, want := range map[string][]string{
+		"公园正式对外开放。\n过一个平安、祥和的新春佳节。（常书香 马丹阳 ）": {"常书香", "马丹阳"},
+		"公园正式对外开放。（姚峰 上海报道）\n相关新闻":            {"姚峰"},
+		"公园正式对外开放。(王霄 发自上海)":                  {"王霄"},
+		"公园正式对外开放。（李明、王红）":                    {"李明", "王红"},
+		"公园正式对外开放。（资料图）":                      nil, // "file photo"
+		"公园正式对外开放。（北京大学）":                     nil,
+		"公园正式对外开放。（上海报道）":                     nil, // a dateline alone
+		"（李明）\n公园正式对外开放。\n公园很大。":              nil, // not at the end
+		"Der Park ist offen (Anna Schmidt)":   nil,
+	} {
+		if got := closingCredit(closing); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", closing, got, want)
+		}
+	}
+	page := func(line string) string {
+		return `<html><head><meta charset="utf-8"><title>北京新公园开放</title></head><body><article><h1>北京新公园开放</h1>` +
+			`<p>本周六，北京一座新公园正式对外开放。</p>` + line + `</article></body></html>`
+	}
+	for line, want := range map[string][]string{
+		`<p>责任编辑：魏喆</p>`:       {"常书香"},
+		`<p>（记者 胡晓蓉）公园开放。</p>`: {"胡晓蓉"},
+	} {
+		doc, err := html.Parse(strings.NewReader(page(line)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Read(doc, Input{Closing: "新春佳节。（常书香）"}, Options{Now: testNow})
 		if !slices.Equal(m.Authors, want) {
 			t.Errorf("%s: authors %q, want %q", line, m.Authors, want)
 		}

@@ -650,7 +650,7 @@ func siteVariant(seg, site string) bool {
 }
 
 // authors are the page's authors, most trusted source first.
-func (c *collector) authors(pageType string) listed {
+func (c *collector) authors(pageType, closing string) listed {
 	if l := cleanAuthors(c.ld.authors); len(l) > 0 {
 		return listed{l, SourceJSONLD}
 	}
@@ -733,6 +733,9 @@ func (c *collector) authors(pageType string) listed {
 		if l := personNames(cleanAuthors([]string{a})); len(l) > 0 {
 			return listed{l, SourceByline}
 		}
+	}
+	if l := closingCredit(closing); len(l) > 0 {
+		return listed{l, SourceByline}
 	}
 	// A Chinese news page credits its editor where it names no writer
 	// ("责任编辑：魏喆"), and that credit is the page's author, as the

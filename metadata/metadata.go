@@ -65,6 +65,10 @@ type Input struct {
 	// Text is the page's main text, for the language and, when the
 	// structured sources give none, the date.
 	Text string
+	// Closing is the end of the page's main text (its last blocks),
+	// where a Chinese news item credits its writers in brackets
+	// ("（常书香 马丹阳）"); "" when unknown.
+	Closing string
 	// ContentLanguage is the HTTP Content-Language header, if any.
 	ContentLanguage string
 	// PageType is the page's type as package extract names it ("" when
@@ -230,7 +234,7 @@ func (k *Collector) Read(doc *html.Node, in Input, o Options) Metadata {
 	m.SiteName = m.pick("site_name", c.site)
 	m.Title = m.pick("title", c.title(in.PageType))
 	if authored(in.PageType) {
-		m.Authors = m.pickList("authors", c.authors(in.PageType))
+		m.Authors = m.pickList("authors", c.authors(in.PageType, in.Closing))
 		if in.PageType == "forum" && len(m.Authors) > 1 {
 			// A thread's author is its first post's; the names after
 			// it are those who replied.

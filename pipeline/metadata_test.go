@@ -111,3 +111,25 @@ func TestFetchTimeReadsRelativeDates(t *testing.T) {
 		t.Errorf("no fetch time: published %q, want none", p.Meta.Published)
 	}
 }
+
+// TestClosingTextCredit: the stage gives the metadata reader the end of
+// the page's main text, where a Chinese news item credits its writers,
+// and not a footer's bracket after it.
+func TestClosingTextCredit(t *testing.T) {
+	para := `<p>本周六，北京一座占地二十多公顷的新公园正式对外开放。公园内种植了数千棵树木，并建设了多个儿童游乐场和成人运动场地，附近的居民纷纷前来参观游览，对公园的设计表示满意。</p>`
+	page := `<html><head><meta charset="utf-8"><title>北京新公园开放</title></head><body>` +
+		`<div class="nav"><a href="/">首页</a> <a href="/news/">新闻</a></div><article><h1>北京新公园开放</h1>` +
+		strings.Repeat(para, 4) + `<p>公园管理处表示，今后将定期举办文化活动。（常书香 马丹阳）</p></article>` +
+		`<div class="footer"><p>版权所有（北京大学）</p></div></body></html>`
+	st := Stages{NoLangID: true}
+	p, _, err := st.Page(context.Background(), Input{URL: "https://news.example.cn/society/2022/01/20/c_1128283745.html", Body: []byte(page)}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := closingText(p); !strings.HasSuffix(got, "（常书香 马丹阳）") {
+		t.Errorf("closing text %q", got)
+	}
+	if !slices.Equal(p.Meta.Authors, []string{"常书香", "马丹阳"}) {
+		t.Errorf("authors %q (type %s, %+v)", p.Meta.Authors, p.Type, p.Meta)
+	}
+}

@@ -175,7 +175,7 @@ func (s *Stages) readMetadata(p *extract.Page, ro xpathrules.Outcome) {
 		// "3 hours ago" is read against that time too.
 		mo.Fetched = p.FetchedAt
 	}
-	in := metadata.Input{URL: p.URL, Text: openingText(p), PageType: string(p.Type)}
+	in := metadata.Input{URL: p.URL, Text: openingText(p), Closing: closingText(p), PageType: string(p.Type)}
 	if k, ok := p.Visited().(*metadata.Collector); ok {
 		p.Meta = k.Read(p.Doc, in, mo)
 	} else { // no collector followed the tree as it now is: walk it
@@ -219,6 +219,31 @@ func openingText(p *extract.Page) string {
 	}
 	return sb.String()
 }
+
+// closingText is the end of the page's main text that the metadata
+// stage reads: its last two content blocks, each at most closingBlock
+// bytes from its end.
+func closingText(p *extract.Page) string {
+	var last []string
+	for i := len(p.Blocks) - 1; i >= 0 && len(last) < 2; i-- {
+		if b := p.Blocks[i]; b.Label == extract.Content {
+			t := b.Text
+			if len(t) > closingBlock {
+				cut := len(t) - closingBlock
+				for cut < len(t) && !utf8.RuneStart(t[cut]) {
+					cut++
+				}
+				t = t[cut:]
+			}
+			last = append(last, t)
+		}
+	}
+	slices.Reverse(last)
+	return strings.Join(last, "\n")
+}
+
+// closingBlock bounds each block closingText reads.
+const closingBlock = 400
 
 // MetadataSourceRule is the source of a headline a site rule's title
 // selector found.
