@@ -263,8 +263,10 @@ func (w *collector) finish(doc *html.Node, host string) *collector {
 	c := new(collector)
 	*c = *w
 	c.doc, c.host = doc, strings.TrimPrefix(host, "www.")
-	if d, err := publicsuffix.EffectiveTLDPlusOne(c.host); err == nil {
-		c.host = d // a title names the site, not the host: "GAME CHANGER | Newegg.com"
+	if c.host != "" { // without an address there is nothing to look up, and the error costs more than a lookup
+		if d, err := publicsuffix.EffectiveTLDPlusOne(c.host); err == nil {
+			c.host = d // a title names the site, not the host: "GAME CHANGER | Newegg.com"
+		}
 	}
 	c.warnings = c.warnings[:len(c.warnings):len(c.warnings)] // appends copy
 	c.buf = nil                                               // the walk's own
