@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/winnow-go/winnow/internal/ascii"
 )
 
 // ReasonConsent (boilerplate) marks the text of a cookie or consent
@@ -43,7 +45,7 @@ var consentWords = []string{
 // consentNotice reports whether a block's text is a cookie or consent
 // notice (ReasonConsent).
 func consentNotice(b *Block) bool {
-	if b.Words == 0 || b.Words > consentMaxWords || b.punct == 0 || !containsFold(b.Text, "cookie") {
+	if b.Words == 0 || b.Words > consentMaxWords || b.punct == 0 || !ascii.ContainsFold(b.Text, "cookie") {
 		return false
 	}
 	t := strings.ToLower(b.Text)

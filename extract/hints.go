@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/winnow-go/winnow/internal/ascii"
 )
 
 // Class and id hints. Kohlschütter et al. (WSDM 2010) use no markup names,
@@ -103,17 +105,6 @@ func builderName(toks []string, builder bool) []string {
 // module, a theme's "widget" on every box): a sidebar has a handful.
 const builderWidgets = 12
 
-// containsFold reports whether s holds the ASCII lower-case word, in any
-// case, without copying s.
-func containsFold(s, lower string) bool {
-	for i := 0; i+len(lower) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(lower)], lower) {
-			return true
-		}
-	}
-	return false
-}
-
 // widgetBuilt reports whether at least builderWidgets elements of doc
 // have "widget" in a class name.
 func widgetBuilt(doc *html.Node) bool {
@@ -122,7 +113,7 @@ func widgetBuilt(doc *html.Node) bool {
 	walk = func(e *html.Node) bool {
 		if e.Type == html.ElementNode {
 			for _, a := range e.Attr {
-				if a.Key == "class" && containsFold(a.Val, "widget") {
+				if a.Key == "class" && ascii.ContainsFold(a.Val, "widget") {
 					if n++; n >= builderWidgets {
 						return true
 					}

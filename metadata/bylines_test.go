@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -54,6 +55,29 @@ func TestUnmarkedBylinesManyLanguages(t *testing.T) {
 		}
 		if !slices.Equal(m.Authors, want) {
 			t.Errorf("%s: authors %q; want %q", c.lang, m.Authors, c.want)
+		}
+	}
+}
+
+// TestMenuIsNoByline: what a site's menu says is no byline, whether it
+// opens with "By", a class says author, or it links to an author's
+// archive; the same line outside a menu is one.
+func TestMenuIsNoByline(t *testing.T) {
+	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	for _, c := range []struct {
+		menu, want string
+	}{
+		{`<nav><ul><li><a href="/browse-by-maker/">By Manufacturer</a></li><li><a href="/reviews/">Reviews</a></li></ul></nav>`, ""},
+		{`<ul class="sub-menu"><li><a href="/browse-by-maker/">By Manufacturer</a></li></ul>`, ""},
+		{`<div role="navigation"><span class="author">Jane Roe Smith</span></div>`, ""},
+		{`<ul id="menu-main"><li class="menu-item"><a href="/author/xavierlo/">Hong Kong Actuary</a></li></ul>`, ""},
+		{`<div class="meta"><a href="/author/xavierlo/">Xavier Lo</a></div>`, "Xavier Lo"},
+		{`<p>By Ann Lee</p>`, "Ann Lee"},
+		{`<ul class="post-meta"><li>By Ann Lee</li></ul>`, "Ann Lee"},
+	} {
+		m := read(t, `<html><head><title>A Park Opens</title></head><body>`+c.menu+`<article><h1>A Park Opens</h1>`+body+`</article></body></html>`, "https://example.org/a-park-opens")
+		if got := strings.Join(m.Authors, ", "); got != c.want {
+			t.Errorf("%s: authors %q, want %q", c.menu, got, c.want)
 		}
 	}
 }

@@ -36,6 +36,7 @@ const (
 type collector struct {
 	doc      *html.Node
 	comments *html.Node          // the comment section the walk is in (see kinds), nil outside one
+	menu     *html.Node          // the menu the walk is in (menuElement), nil outside one: its links are no bylines
 	metas    map[string][]string // <meta> by lower-cased name, property, itemprop, http-equiv
 	micro    map[string][]string // itemprop (and RDFa property) of other elements
 	ld       ldInfo
@@ -514,6 +515,9 @@ var reportWords = regexp.MustCompile(`报道|報道|报导|報導|发自|發自|
 
 // enter reads an element; false skips its subtree.
 func (c *collector) enter(n *html.Node) bool {
+	if c.menu == nil && menuElement(n) {
+		c.menu = n
+	}
 	inComments := c.comments != nil
 	k, children := c.element(n, inComments)
 	if !children {
@@ -529,6 +533,9 @@ func (c *collector) enter(n *html.Node) bool {
 func (c *collector) leave(n *html.Node) {
 	if c.comments == n {
 		c.comments = nil
+	}
+	if c.menu == n {
+		c.menu = nil
 	}
 	switch n.DataAtom {
 	case atom.H3, atom.H4, atom.H5, atom.H6:
@@ -655,10 +662,37 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 	if k.property != "" && itemRead(k.property) {
 		c.add(c.micro, k.property, c.propertyValue(n, k.property)) // RDFa
 	}
-	if !inComments {
+	if !inComments && c.menu == nil {
 		c.lines(n, k)
 	}
 	return k, true
+}
+
+// menuElement says whether n is a site's menu: a <nav>, an element whose
+// role says navigation or menu, or a list or list item whose class or
+// id names a menu ("sub-menu", "menu-item", "dropdown-menu"). What a
+// menu's links say ("By Manufacturer", an author's archive among the
+// site's sections) is no byline.
+func menuElement(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Nav:
+		return true
+	case atom.Ul, atom.Ol, atom.Li:
+		for _, a := range n.Attr {
+			if (a.Key == "class" || a.Key == "id") && ascii.ContainsFold(a.Val, "menu") {
+				return true
+			}
+		}
+	}
+	for _, a := range n.Attr {
+		if a.Key == "role" {
+			switch strings.ToLower(strings.TrimSpace(a.Val)) {
+			case "navigation", "menu", "menubar":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // microdata records an itemprop element's value; an author with its own
@@ -985,6 +1019,9 @@ func (c *collector) byLines(t *html.Node) {
 			break
 		}
 		opening = append(opening, a)
+	}
+	if c.menu != nil {
+		return // a menu's entry ("By Manufacturer"), no byline
 	}
 	// Below the comment section (c.comments, an ancestor of t) lines
 	// are not read; the section itself and what holds it are.

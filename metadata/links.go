@@ -129,7 +129,7 @@ func (c *collector) archiveName() string {
 		h := attr(d, "href")
 		switch {
 		case name == "":
-			if authorArchive(h) && c.onSite(h) && !inAuthorList(d) {
+			if authorArchive(h) && c.onSite(h) && !inAuthorList(d) && !inMenu(d) {
 				href, name = h, c.shortText(d, maxLine)
 			}
 		case h == href:
@@ -139,6 +139,18 @@ func (c *collector) archiveName() string {
 		}
 	}
 	return name
+}
+
+// inMenu says whether n stands in a site's menu (menuElement): an
+// author's archive among its sections ("Hong Kong Actuary" under a
+// menu's "Columns") names no author of the page.
+func inMenu(n *html.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && menuElement(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // inAuthorList says whether the link n to an author's archive is an item

@@ -45,6 +45,31 @@ func IndexFold(s []byte, lowerNeedle string) int {
 	return -1
 }
 
+// ContainsFold reports whether s holds the ASCII lower-case needle,
+// ignoring ASCII case in s, without copying s: for short values, such as
+// a class attribute's, where IndexFold's jumps do not pay.
+func ContainsFold(s, lowerNeedle string) bool {
+	n := len(lowerNeedle)
+	if n == 0 {
+		return true
+	}
+	first := lowerNeedle[0]
+	for i := 0; i+n <= len(s); i++ {
+		if lowerByte(s[i]) == first && equalFold(s[i+1:i+n], lowerNeedle[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerByte is c lower-cased in ASCII.
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // indexFrom is the index of c in s at or after i, or len(s).
 func indexFrom(s []byte, i int, c byte) int {
 	if j := bytes.IndexByte(s[i:], c); j >= 0 {
@@ -54,13 +79,9 @@ func indexFrom(s []byte, i int, c byte) int {
 }
 
 // equalFold reports whether b, lower-cased in ASCII, equals lower.
-func equalFold(b []byte, lower string) bool {
+func equalFold[S string | []byte](b S, lower string) bool {
 	for k := 0; k < len(lower); k++ {
-		c := b[k]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[k] {
+		if lowerByte(b[k]) != lower[k] {
 			return false
 		}
 	}

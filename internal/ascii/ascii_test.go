@@ -27,7 +27,8 @@ func TestIndexFold(t *testing.T) {
 }
 
 // TestIndexFoldAgrees: on random mixes of the needle's letters in both
-// cases, IndexFold finds what bytes.Index finds in the lower-cased text.
+// cases, IndexFold finds what bytes.Index finds in the lower-cased text,
+// and ContainsFold finds it too.
 func TestIndexFoldAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const alphabet = "cCaAnN<bBsSeE x"
@@ -40,6 +41,9 @@ func TestIndexFoldAgrees(t *testing.T) {
 			want := bytes.Index(bytes.ToLower(s), []byte(needle))
 			if got := IndexFold(s, needle); got != want {
 				t.Fatalf("IndexFold(%q, %q) = %d, want %d", s, needle, got, want)
+			}
+			if got := ContainsFold(string(s), needle); got != (want >= 0) {
+				t.Fatalf("ContainsFold(%q, %q) = %v, want %v", s, needle, got, want >= 0)
 			}
 		}
 	}
