@@ -46,6 +46,12 @@ func TestUnmarkedBylinesManyLanguages(t *testing.T) {
 		{"fr", "Par Marie Dupont", "Marie Dupont"},
 		{"de", "Von Anna Schmidt", "Anna Schmidt"},
 		{"ru", "Автор: Иван Петров", "Иван Петров"},
+		{"de", "Veröffentlicht von Hans Gruber", "Hans Gruber"},
+		{"de", "Geschrieben von Anna Schmidt", "Anna Schmidt"},
+		{"fr", "Publié par Marie Dupont", "Marie Dupont"},
+		{"es", "Publicado por Ana López", "Ana López"},
+		{"fr", "Par Matthieu Hy le 12.03.2021", "Matthieu Hy"},
+		{"en", "By Anh Le 12.03.2021", "Anh Le"},
 	} {
 		m := read(t, `<html lang="`+c.lang+`"><head><meta charset="utf-8"><title>Headline</title></head><body><article><h1>Headline</h1>`+
 			`<p>`+c.byline+`</p><p>12.03.2021</p>`+body+`</article></body></html>`, "")
@@ -78,6 +84,44 @@ func TestMenuIsNoByline(t *testing.T) {
 		m := read(t, `<html><head><title>A Park Opens</title></head><body>`+c.menu+`<article><h1>A Park Opens</h1>`+body+`</article></body></html>`, "https://example.org/a-park-opens")
 		if got := strings.Join(m.Authors, ", "); got != c.want {
 			t.Errorf("%s: authors %q, want %q", c.menu, got, c.want)
+		}
+	}
+}
+
+// TestBrowseLinkIsNoByline: a link whose own text opens with "By" names
+// what it leads to ("By Method"), unless it leads to an author's
+// archive.
+func TestBrowseLinkIsNoByline(t *testing.T) {
+	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	for line, want := range map[string]string{
+		`<div><a href="/recipe-category/method">By Method</a> <a href="/recipe-category/diet">By Diet</a></div>`: "",
+		`<p><a href="/author/ann-lee/">By Ann Lee</a></p>`:                                                       "Ann Lee",
+		`<p>By <a href="/profile/ann-lee/">Ann Lee</a></p>`:                                                      "Ann Lee",
+	} {
+		m := read(t, `<html><head><title>A Park Opens</title></head><body><article><h1>A Park Opens</h1>`+line+body+`</article></body></html>`, "https://example.org/a-park-opens")
+		if got := strings.Join(m.Authors, ", "); got != want {
+			t.Errorf("%s: authors %q, want %q", line, got, want)
+		}
+	}
+}
+
+// TestSiteNamedAuthor: a structured source that names the site as the
+// author yields to a person a byline names, and stands when none does.
+func TestSiteNamedAuthor(t *testing.T) {
+	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	page := func(head, byline string) string {
+		return `<html><head><title>A Park Opens | L'Opinion</title><meta property="og:site_name" content="L'Opinion">` + head +
+			`</head><body><article><h1>A Park Opens</h1>` + byline + body + `</article></body></html>`
+	}
+	for _, c := range []struct{ head, byline, want string }{
+		{`<meta name="author" content="L'Opinion">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
+		{`<meta name="author" content="lopinion">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
+		{`<meta name="author" content="L'Opinion">`, ``, "L'Opinion"},
+		{`<meta name="author" content="Anna Weber">`, `<p>By Emmanuelle Ducros</p>`, "Anna Weber"},
+	} {
+		m := read(t, page(c.head, c.byline), "https://www.lopinion.fr/a-park-opens")
+		if got := strings.Join(m.Authors, ", "); got != c.want {
+			t.Errorf("%s %s: authors %q, want %q", c.head, c.byline, got, c.want)
 		}
 	}
 }

@@ -1020,7 +1020,7 @@ func (c *collector) byLines(t *html.Node) {
 		}
 		opening = append(opening, a)
 	}
-	if c.menu != nil {
+	if c.menu != nil || browseLink(t) {
 		return // a menu's entry ("By Manufacturer"), no byline
 	}
 	// Below the comment section (c.comments, an ancestor of t) lines
@@ -1033,6 +1033,21 @@ func (c *collector) byLines(t *html.Node) {
 		}
 		below = below || a == c.comments
 	}
+}
+
+// browseLink says whether the text t, which opens with "By", is the
+// text of a link that leads elsewhere than to an author's archive: the
+// link names what it leads to ("By Method", "By Category"), not who
+// wrote the page. A byline writes the word before its link ("By <a
+// href="/author/ann-lee">Ann Lee</a>"), or links the whole line to the
+// author's archive.
+func browseLink(t *html.Node) bool {
+	for a := t.Parent; a != nil && a.Type == html.ElementNode && inline(a.DataAtom); a = a.Parent {
+		if a.DataAtom == atom.A {
+			return !authorArchive(attr(a, "href"))
+		}
+	}
+	return false
 }
 
 // byLine keeps a short element whose text opens with "By" (or its
@@ -1174,7 +1189,8 @@ func hasPrefixFold(s, w string) bool {
 // byWords open a byline (byPrefix and authorLabel say the same in full).
 var byWords = set("by", "von", "par", "por", "di", "door", "av", "de", "от", "автор", "авторы", "autor", "autorin",
 	"autoren", "auteur", "auteurs", "author", "authors", "written", "posted", "published", "reviewed", "edited",
-	"text", "story", "words", "photo", "photos", "作者", "著者", "筆者", "执笔", "執筆", "撰文", "文", "撰稿", "记者", "記者",
+	"text", "story", "words", "photo", "photos", "veröffentlicht", "geschrieben", "verfasst", "publié", "écrit",
+	"publicado", "escrito", "作者", "著者", "筆者", "执笔", "執筆", "撰文", "文", "撰稿", "记者", "記者",
 	"本报记者", "本報記者", "特约记者", "特約記者",
 	// Labels that open a byline with a colon (byLabelPrefix).
 	"piše", "avtor", "autorius", "autors", "kirjoittaja", "penulis", "yazar", "szerző", "συντάκτης", "tác")

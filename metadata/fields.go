@@ -649,9 +649,62 @@ func siteVariant(seg, site string) bool {
 	return len(b)-len(a) <= 2 && slices.Equal(a, b[:len(a)])
 }
 
-// authors are the page's authors, most trusted source first.
+// authors are the page's authors, most trusted source first. A
+// structured source that names the site itself as the author ("L'Opinion"
+// in the JSON-LD of lopinion.fr, "Die FURCHE" in a meta tag) names the
+// publisher: a person a byline or a later source names is the author
+// then, and the site only when none is named.
 func (c *collector) authors(pageType, closing string) listed {
-	if l := cleanAuthors(c.ld.authors); len(l) > 0 {
+	l := c.authorsBy(pageType, closing, false)
+	if c.siteNamed(l.vals) {
+		if person := c.authorsBy(pageType, closing, true); len(person.vals) > 0 {
+			return person
+		}
+	}
+	return l
+}
+
+// siteNamed says whether every one of names is the site's name or its
+// domain's (letters and digits compared, in any case: "unocero" for
+// unocero.com); false for none.
+func (c *collector) siteNamed(names []string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	site, label := alnumKey(c.site.val), ""
+	if c.host != "" {
+		label = alnumKey(strings.Split(c.host, ".")[0])
+	}
+	for _, n := range names {
+		if k := alnumKey(n); k == "" || k != site && k != label {
+			return false
+		}
+	}
+	return true
+}
+
+// alnumKey is s lower-cased, its letters and digits alone.
+func alnumKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// authorsBy is authors; with skipSite the structured sources' values
+// that name the site (siteNamed) count as none.
+func (c *collector) authorsBy(pageType, closing string, skipSite bool) listed {
+	structured := func(v []string) []string {
+		l := cleanAuthors(v)
+		if skipSite && c.siteNamed(l) {
+			return nil
+		}
+		return l
+	}
+	if l := structured(c.ld.authors); len(l) > 0 {
 		return listed{l, SourceJSONLD}
 	}
 	forum := pageType == "forum"
@@ -664,7 +717,7 @@ func (c *collector) authors(pageType, closing string) listed {
 			}
 		}
 	}
-	if l := firstOfMany(cleanAuthors(c.item("author"))); len(l) > 0 {
+	if l := firstOfMany(structured(c.item("author"))); len(l) > 0 {
 		return listed{l, SourceMicrodata}
 	}
 	if forum {
@@ -679,7 +732,7 @@ func (c *collector) authors(pageType, closing string) listed {
 	var orgs listed // a meta tag's authors that are all organisations
 	for _, k := range []string{"author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
 		"dcterms.creator", "byl", "dc.contributor"} {
-		if l := cleanAuthors(c.metas[k]); len(l) > 0 {
+		if l := structured(c.metas[k]); len(l) > 0 {
 			if len(l) == 1 && len(cited) > 1 && cited[0] == l[0] {
 				return listed{cited, SourceMeta}
 			}
@@ -697,7 +750,7 @@ func (c *collector) authors(pageType, closing string) listed {
 	if len(cited) > 0 {
 		return listed{cited, SourceMeta}
 	}
-	if l := cleanAuthors(c.labelled("written by", "author", "by")); len(l) > 0 {
+	if l := structured(c.labelled("written by", "author", "by")); len(l) > 0 {
 		return listed{l, SourceOpenGraph}
 	}
 	for _, b := range c.prefixed {
@@ -847,10 +900,12 @@ func (c *collector) labelled(labels ...string) []string {
 const byLabelPrefix = `(?:piše|avtor|autorius|autors|kirjoittaja|penulis|yazar|szerző|συντάκτης|tác giả)\s*[:：]\s*`
 
 var (
-	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?|veröffentlicht|geschrieben|verfasst|publié|écrit|publicado|escrito)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
 	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|piše|avtor|autorius|autors|kirjoittaja|penulis|συντάκτης|作者|by)\s*[:：]\s*`)
-	// trailingDateLabel is the label of the date a byline ends with.
-	trailingDateLabel = regexp.MustCompile(`(?i)\s*(?:` + updateLabels + `\pL*|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?\s*[:：]?\s*$`)
+	// trailingDateLabel is the label of the date a byline ends with, or
+	// the preposition alone before it, in small letters ("Par Matthieu
+	// Hy le 07 Mai 2020"; "Anh Le" is a name).
+	trailingDateLabel = regexp.MustCompile(`(?i)(?:\s*(?:` + updateLabels + `\pL*|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?|(?-i:\s+(?:on|am|le|el|em|il)))\s*[:：]?\s*$`)
 	authorSplit       = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
 	emailRe           = regexp.MustCompile(`\S+@\S+\.\S+`)
 	handleRe          = regexp.MustCompile(`(^|\s)@\w+`)
