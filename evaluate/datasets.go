@@ -140,18 +140,34 @@ func loadScrapinghub(dir string) (*Dataset, error) {
 	return ds, nil
 }
 
-func loadTrafilatura(dir string) (*Dataset, error) {
+// evalEntry is one page of the trafilatura set's evaldata.json: its file,
+// its snippets, and the metadata gold beside them.
+type evalEntry struct {
+	File    string          `json:"file"`
+	With    []string        `json:"with"`
+	Without []string        `json:"without"`
+	Title   *string         `json:"title"`
+	Author  json.RawMessage `json:"author"` // a name, a list of names or null
+	Date    *string         `json:"date"`
+}
+
+// readEvaldata reads the trafilatura set's evaldata.json, keyed by URL.
+func readEvaldata(dir string) (map[string]evalEntry, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "evaldata.json"))
 	if err != nil {
 		return nil, err
 	}
-	var ev map[string]struct {
-		File    string   `json:"file"`
-		With    []string `json:"with"`
-		Without []string `json:"without"`
-	}
+	var ev map[string]evalEntry
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		return nil, fmt.Errorf("evaldata.json: %w", err)
+	}
+	return ev, nil
+}
+
+func loadTrafilatura(dir string) (*Dataset, error) {
+	ev, err := readEvaldata(dir)
+	if err != nil {
+		return nil, err
 	}
 	ds := &Dataset{Metric: Snippets}
 	for u, e := range ev {

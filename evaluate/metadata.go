@@ -3,6 +3,7 @@ package evaluate
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -28,7 +29,7 @@ import (
 )
 
 // MetadataDatasets are the sets with metadata gold, in a fixed order.
-var MetadataDatasets = []string{"wcxb-dev-even", "htmldate", "cleaneval-zh"}
+var MetadataDatasets = []string{"wcxb-dev-even", "htmldate", "cleaneval-zh", "trafilatura"}
 
 // MetadataPeers are the tools whose metadata outputs on the same pages
 // are committed in testdata/peers (peers/cmd/peermeta writes them).
@@ -60,6 +61,10 @@ type MetaDataset struct {
 	// HanNames: the author gold writes Chinese names apart with white
 	// space or "、" as well ("宋怡 杨志华"), and the parts split there too.
 	HanNames bool
+	// GoldOnly: an empty gold cell is a field nobody annotated, not a
+	// page without the value, so each field is scored on the pages with
+	// a gold value for it alone (the trafilatura set).
+	GoldOnly bool
 }
 
 // LoadMetadata reads one of MetadataDatasets from the shared data folder.
@@ -90,6 +95,8 @@ func LoadMetadata(dataDir, name string) (*MetaDataset, error) {
 		return ds, nil
 	case "cleaneval-zh":
 		return loadCleanevalMeta(filepath.Join(dataDir, "extract", name))
+	case "trafilatura":
+		return loadTrafilaturaMeta(filepath.Join(dataDir, "extract", name))
 	case "htmldate":
 		dir := filepath.Join(dataDir, "metadata", name)
 		meta, err := jsonl.ReadFile[struct {
@@ -147,6 +154,58 @@ func loadCleanevalMeta(dir string) (*MetaDataset, error) {
 			Author: known(f[author]), Date: goldDay(f[date])})
 	}
 	return ds, nil
+}
+
+// loadTrafilaturaMeta reads the title, author and date gold that the
+// trafilatura set's evaldata.json gives beside its snippets. Its empty
+// cells were not annotated (GoldOnly); a list of authors is written
+// joined by ", ", and a date is its calendar day ("2022-11-1" is
+// 2022-11-01). The "hard::" entries carry no page URL.
+func loadTrafilaturaMeta(dir string) (*MetaDataset, error) {
+	ev, err := readEvaldata(dir)
+	if err != nil {
+		return nil, err
+	}
+	ds := &MetaDataset{Name: "trafilatura", Titles: true, Authors: true, DateRule: "accuracy", GoldOnly: true}
+	for u, e := range ev {
+		b, err := gz.ReadFile(filepath.Join(dir, "html", e.File+".gz"))
+		if err != nil {
+			return nil, err
+		}
+		author, err := goldAuthors(e.Author)
+		if err != nil {
+			return nil, fmt.Errorf("evaldata.json %s: %w", e.File, err)
+		}
+		if !strings.Contains(u, "://") {
+			u = ""
+		}
+		var date *string
+		if e.Date != nil {
+			date = goldDay(*e.Date)
+		}
+		ds.Pages = append(ds.Pages, MetaPage{ID: strings.TrimSuffix(e.File, ".html"), URL: u, HTML: b,
+			Domain: hostOf(u), Title: nonEmpty(e.Title), Author: author, Date: date})
+	}
+	slices.SortFunc(ds.Pages, func(a, b MetaPage) int { return strings.Compare(a.ID, b.ID) })
+	return ds, nil
+}
+
+// goldAuthors is an author cell that holds a name, a list of names
+// (joined by ", ") or nothing (nil).
+func goldAuthors(raw json.RawMessage) (*string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var one string
+	if err := json.Unmarshal(raw, &one); err == nil {
+		return nonEmpty(&one), nil
+	}
+	var many []string
+	if err := json.Unmarshal(raw, &many); err != nil {
+		return nil, fmt.Errorf("author is neither a name nor a list of names: %s", raw)
+	}
+	joined := strings.Join(many, ", ")
+	return nonEmpty(&joined), nil
 }
 
 // known is a gold cell, nil when it is empty or says UNKNOWN.
@@ -309,7 +368,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 		return nil, fmt.Errorf("evaluate: %d metadata outputs for %d pages", len(outs), len(ds.Pages))
 	}
 	s := &MetaScores{Dataset: ds.Name, Pages: len(ds.Pages)}
-	var titleExact, titleF1 float64
+	var titleExact, titleF1, nTitles float64
 	for i, p := range ds.Pages {
 		o := outs[i]
 		if o.ID != p.ID {
@@ -317,6 +376,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 		}
 		ps := MetaPageScore{ID: p.ID}
 		if ds.Titles && p.Title != nil {
+			nTitles++
 			ps.TitleExact = normMeta(o.Title) == normMeta(*p.Title) && normMeta(o.Title) != ""
 			if ps.TitleExact {
 				titleExact++
@@ -324,7 +384,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 			ps.TitleF1 = bagScore(WCXBTokens(normMeta(*p.Title)), WCXBTokens(normMeta(o.Title))).F1
 			titleF1 += ps.TitleF1
 		}
-		if ds.Authors {
+		if ds.Authors && (p.Author != nil || !ds.GoldOnly) {
 			ps.AuthorOK = authorCorrect(p.Author, o.Authors, ds.HanNames)
 			tally(&s.AuthorWith, &s.AuthorWithout, p.Author != nil, ps.AuthorOK)
 		}
@@ -342,6 +402,9 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 				ps.Date = "fp"
 			}
 		case "accuracy":
+			if p.Date == nil && ds.GoldOnly {
+				break
+			}
 			ok := dateCorrect(p.Date, o.Published)
 			tally(&s.DateWith, &s.DateWithout, p.Date != nil, ok)
 			ps.Date = "wrong"
@@ -353,10 +416,14 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 	}
 	n := float64(len(ds.Pages))
 	if ds.Titles {
-		s.TitleExact, s.TitleF1 = ptr(titleExact/n), ptr(titleF1/n)
+		t := n
+		if ds.GoldOnly {
+			t = nTitles
+		}
+		s.TitleExact, s.TitleF1 = ptr(fdiv(titleExact, t)), ptr(fdiv(titleF1, t))
 	}
 	if ds.Authors {
-		s.AuthorAccuracy = ptr(float64(s.AuthorWith.Correct+s.AuthorWithout.Correct) / n)
+		s.AuthorAccuracy = ptr(fdiv(float64(s.AuthorWith.Correct+s.AuthorWithout.Correct), float64(s.AuthorWith.Of+s.AuthorWithout.Of)))
 	}
 	switch ds.DateRule {
 	case "htmldate":
@@ -364,7 +431,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 		s.DateP, s.DateR = ptr(fdiv(tp, tp+fp)), ptr(fdiv(tp, tp+fn))
 		s.DateF, s.DateAccuracy = ptr(fdiv(2*tp, 2*tp+fp+fn)), ptr(tp/n)
 	case "accuracy":
-		s.DateAccuracy = ptr(float64(s.DateWith.Correct+s.DateWithout.Correct) / n)
+		s.DateAccuracy = ptr(fdiv(float64(s.DateWith.Correct+s.DateWithout.Correct), float64(s.DateWith.Of+s.DateWithout.Of)))
 	}
 	return s, nil
 }

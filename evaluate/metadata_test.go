@@ -2,13 +2,15 @@ package evaluate
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/winnow-go/winnow/internal/shareddata"
 	"github.com/winnow-go/winnow/pipeline"
 )
 
-// TestMetadataBaseline runs the metadata stage on both metadata sets and
+// TestMetadataBaseline runs the metadata stage on every metadata set and
 // fails when a figure falls more than baselineSlack below its bar in
 // testdata/baseline.json (keys "metadata/<set>/<figure>"), or when winnow
 // falls behind go-trafilatura on a figure both give.
@@ -98,3 +100,67 @@ func TestCleanevalGold(t *testing.T) {
 }
 
 func ptrTo(s string) *string { return &s }
+
+// TestTrafilaturaMetaGold reads the trafilatura set's title, author and
+// date gold: 538 authors (4 of them lists, joined), 728 dates as days,
+// 845 titles; an empty cell is no gold.
+func TestTrafilaturaMetaGold(t *testing.T) {
+	ds, err := LoadMetadata(shareddata.Require(t), "trafilatura")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles, authors, dates, lists int
+	for _, p := range ds.Pages {
+		if p.Title != nil {
+			titles++
+		}
+		if p.Author != nil {
+			authors++
+			if strings.Contains(*p.Author, ", ") && strings.Contains(*p.Author, "Karin Fischer") {
+				lists++
+			}
+		}
+		if p.Date != nil {
+			dates++
+			if len(*p.Date) != 10 {
+				t.Errorf("%s: date %q is no day", p.ID, *p.Date)
+			}
+		}
+	}
+	if len(ds.Pages) != 990 || titles != 845 || authors != 538 || dates != 728 || lists != 1 || !ds.GoldOnly {
+		t.Errorf("%d pages, %d titles, %d authors (%d the Precht list), %d dates", len(ds.Pages), titles, authors, lists, dates)
+	}
+	if !slices.IsSortedFunc(ds.Pages, func(a, b MetaPage) int { return strings.Compare(a.ID, b.ID) }) {
+		t.Error("pages are not in the order of their ids")
+	}
+}
+
+// TestGoldOnlyScoring: on a set whose empty cells were not annotated,
+// each field is scored on the pages with gold for it alone.
+func TestGoldOnlyScoring(t *testing.T) {
+	s := func(v string) *string { return &v }
+	ds := &MetaDataset{Name: "x", Titles: true, Authors: true, DateRule: "accuracy", GoldOnly: true, Pages: []MetaPage{
+		{ID: "a", Title: s("A Park"), Author: s("Ann Lee"), Date: s("2021-03-12")},
+		{ID: "b", Author: s("Bob Roe")},
+		{ID: "c"},
+	}}
+	outs := []MetaOutput{
+		{ID: "a", Title: "A Park", Authors: []string{"Ann Lee"}, Published: "2021-03-12"},
+		{ID: "b", Title: "Something", Authors: []string{"Someone"}, Published: "2020-01-01"},
+		{ID: "c", Title: "Else", Authors: []string{"Anyone"}, Published: "2020-01-01"},
+	}
+	sc, err := ScoreMetadata(ds, outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *sc.TitleExact != 1 || *sc.AuthorAccuracy != 0.5 || *sc.DateAccuracy != 1 {
+		t.Errorf("title %v, author %v, date %v; want 1, 0.5, 1", *sc.TitleExact, *sc.AuthorAccuracy, *sc.DateAccuracy)
+	}
+	ds.GoldOnly = false
+	if sc, err = ScoreMetadata(ds, outs); err != nil {
+		t.Fatal(err)
+	}
+	if *sc.AuthorAccuracy != 0.3333 || *sc.DateAccuracy != 0.3333 {
+		t.Errorf("without GoldOnly: author %v, date %v; want 0.3333 each", *sc.AuthorAccuracy, *sc.DateAccuracy)
+	}
+}

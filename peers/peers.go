@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -45,6 +46,10 @@ type Set struct {
 	// and each opens with a CleanEval wrapper line that names its URL
 	// (cleaneval-zh); the peers get the bytes after it.
 	Wrapped bool
+	// Evaldata: the pages are the entries of evaldata.json (the
+	// trafilatura set), keyed by URL ("hard::" keys carry none), in the
+	// order of their ids, the file names without ".html".
+	Evaldata bool
 }
 
 // Sets are the sets the peers run on, in output order.
@@ -52,6 +57,7 @@ var Sets = []Set{
 	{Name: "wcxb-dev-even", Dir: "extract/wcxb-dev-even", WithURL: true},
 	{Name: "htmldate", Dir: "metadata/htmldate"},
 	{Name: "cleaneval-zh", Dir: "extract/cleaneval-zh", WithURL: true, Wrapped: true},
+	{Name: "trafilatura", Dir: "extract/trafilatura", WithURL: true, Evaldata: true},
 }
 
 // Page is one page of a set: its id, its URL (empty when the set gives the
@@ -67,6 +73,9 @@ func ReadPages(dataDir string, s Set) ([]Page, error) {
 	dir := filepath.Join(dataDir, s.Dir)
 	if s.Wrapped {
 		return readWrapped(dir, s)
+	}
+	if s.Evaldata {
+		return readEvaldata(dir, s)
 	}
 	f, err := os.Open(filepath.Join(dir, "meta.jsonl"))
 	if err != nil {
@@ -99,6 +108,33 @@ func ReadPages(dataDir string, s Set) ([]Page, error) {
 
 // readWrapped reads the pages of a set whose meta.tsv lists them, in its
 // order, without their CleanEval wrapper line.
+func readEvaldata(dir string, s Set) ([]Page, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "evaldata.json"))
+	if err != nil {
+		return nil, fmt.Errorf("peers: %w", err)
+	}
+	var ev map[string]struct {
+		File string `json:"file"`
+	}
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		return nil, fmt.Errorf("peers: %s evaldata.json: %w", s.Name, err)
+	}
+	var pages []Page
+	for u, e := range ev {
+		b, err := readGzip(filepath.Join(dir, "html", e.File+".gz"))
+		if err != nil {
+			return nil, err
+		}
+		p := Page{ID: strings.TrimSuffix(e.File, ".html"), HTML: b}
+		if s.WithURL && strings.Contains(u, "://") {
+			p.URL = u
+		}
+		pages = append(pages, p)
+	}
+	slices.SortFunc(pages, func(a, b Page) int { return strings.Compare(a.ID, b.ID) })
+	return pages, nil
+}
+
 func readWrapped(dir string, s Set) ([]Page, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "meta.tsv"))
 	if err != nil {

@@ -29,7 +29,11 @@ rules; the tools get the HTML only, no URL). cleaneval-zh (69 Chinese
 pages, most in GB2312/GBK) is scored by wcxb-dev-even's author and date
 rules on the author and date gold of its meta.tsv, its Chinese names
 also parted at white space and "、"; UNKNOWN is null, and a gold month
-or year compares the month or year. Beside winnow it prints the
+or year compares the month or year. trafilatura (990 pages, mostly
+German) is scored by the same rules on the title, author and date that
+its evaldata.json gives beside the snippets, each on the pages with a
+gold value for it alone: its empty cells were not annotated. Beside
+winnow it prints the
 figures of go-trafilatura and go-htmldate on the same pages, from their
 outputs committed in evaluate/testdata/peers (peers/cmd/peermeta).
 

@@ -1,8 +1,8 @@
 // Command peermeta runs the metadata peers (go-trafilatura, go-htmldate
 // extensive and fast) on the shared metadata sets and writes
 // <set>.<tool>.jsonl, one {"id","title","authors","published"} line per
-// page in the set's meta.jsonl order, into the main module's
-// evaluate/testdata/peers.
+// page in the set's order (that of its meta.jsonl or meta.tsv, or of the
+// ids of its evaldata.json), into the main module's evaluate/testdata/peers.
 //
 //	cd peers && go run ./cmd/peermeta [-data DIR] [-out DIR] [-set S] [-tool T] [-workers N]
 package main
@@ -31,7 +31,7 @@ func run(args []string) error {
 	fl := flag.NewFlagSet("peermeta", flag.ContinueOnError)
 	data := fl.String("data", "", "shared data folder (default: $WINNOW_DATA, else ../shared/data beside the repository)")
 	out := fl.String("out", "", "output folder (default: the main module's "+peers.OutSubdir+")")
-	set := fl.String("set", "", "run only this set (wcxb-dev-even, htmldate, cleaneval-zh)")
+	set := fl.String("set", "", "run only this set (wcxb-dev-even, htmldate, cleaneval-zh, trafilatura)")
 	tool := fl.String("tool", "", "run only this tool (go-trafilatura, go-htmldate-extensive, go-htmldate-fast)")
 	workers := fl.Int("workers", 1, "pages run at once")
 	if err := fl.Parse(args); err != nil {
