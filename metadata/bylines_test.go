@@ -125,3 +125,25 @@ func TestSiteNamedAuthor(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthorBoxWords: an author box's heading and its link to the
+// author's other articles are not part of the name, and a label whose
+// name is missing is none.
+func TestAuthorBoxWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"Über Steffi":                       "Steffi",
+		"About Ann Lee":                     "Ann Lee",
+		"Johanna Kropfitsch Alle Artikel":   "Johanna Kropfitsch",
+		"Ann Lee View all posts":            "Ann Lee",
+		"about us":                          "",
+		"Artikel von":                       "",
+		"Ludwig van Beethoven":              "Ludwig van Beethoven",
+		"Über den Autor Zeige alle Artikel": "Zeige", // one word, which a class's line alone does not make a byline
+		"About the author Ann Lee":          "Ann Lee",
+	} {
+		got := strings.Join(personNames(cleanAuthors([]string{in})), ", ")
+		if got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

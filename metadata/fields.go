@@ -834,6 +834,9 @@ func looksLikePerson(n string) bool {
 	if len(fs) == 0 || len(fs) > 5 {
 		return false
 	}
+	if particles[fs[len(fs)-1]] {
+		return false // "Artikel von": a particle opens a surname, never ends a name
+	}
 	upper, letters := 0, 0
 	for _, f := range fs {
 		r := []rune(f)
@@ -944,6 +947,7 @@ func cleanAuthors(vals []string) []string {
 		if mayOpenByline(v) {
 			v = byPrefix.ReplaceAllString(v, "")
 		}
+		v = authorBoxWords(v)
 		if name, ok := koreanReporter(v); ok { // "홍길동 기자"
 			out = append(out, name)
 			continue
@@ -985,6 +989,37 @@ func cleanAuthors(vals []string) []string {
 		}
 	}
 	return out
+}
+
+// authorBoxOpeners open an author box's heading ("Über Steffi", "About
+// Ann Lee"), and authorBoxLinks end a byline with the link to the
+// author's other articles ("Johanna Kropfitsch Alle Artikel"; a label
+// before any that ends with it).
+var (
+	authorBoxOpeners = []string{"about the author ", "über den autor ", "über die autorin ", "à propos de l'auteur ",
+		"sobre el autor ", "about ", "über ", "à propos de "}
+	authorBoxLinks = []string{" view all posts", " alle artikel", " alle beiträge", " all posts", " all articles",
+		" more posts", " weitere artikel", " mehr artikel", " tous ses articles", " tous les articles"}
+)
+
+// authorBoxWords is v without the words of an author box around the
+// name: an opener before a capitalised name (the box's heading, "About
+// the author", goes whatever follows), a link's label after it.
+func authorBoxWords(v string) string {
+	for _, o := range authorBoxOpeners {
+		if rest, ok := cutPrefixFold(v, o); ok && rest != "" {
+			if r, _ := utf8.DecodeRuneInString(rest); unicode.IsUpper(r) || strings.Count(o, " ") > 1 {
+				v = rest
+			}
+			break
+		}
+	}
+	for _, l := range authorBoxLinks {
+		if len(v) > len(l) && strings.EqualFold(v[len(v)-len(l):], l) {
+			return strings.TrimSpace(v[:len(v)-len(l)])
+		}
+	}
+	return v
 }
 
 // maySplit says whether authorSplit may match s: it has one of the
