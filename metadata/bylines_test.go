@@ -116,6 +116,8 @@ func TestSiteNamedAuthor(t *testing.T) {
 	for _, c := range []struct{ head, byline, want string }{
 		{`<meta name="author" content="L'Opinion">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
 		{`<meta name="author" content="lopinion">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
+		{`<meta name="author" content="LOPINION.fr">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
+		{`<meta name="author" content="publisher">`, ``, ""},
 		{`<meta name="author" content="L'Opinion">`, ``, "L'Opinion"},
 		{`<meta name="author" content="Anna Weber">`, `<p>By Emmanuelle Ducros</p>`, "Anna Weber"},
 	} {

@@ -665,18 +665,19 @@ func (c *collector) authors(pageType, closing string) listed {
 }
 
 // siteNamed says whether every one of names is the site's name or its
-// domain's (letters and digits compared, in any case: "unocero" for
-// unocero.com); false for none.
+// domain's, with or without its suffix (letters and digits compared, in
+// any case: "unocero" for unocero.com, "ORF.at" for orf.at); false for
+// none.
 func (c *collector) siteNamed(names []string) bool {
 	if len(names) == 0 {
 		return false
 	}
-	site, label := alnumKey(c.site.val), ""
+	site, label, domain := alnumKey(c.site.val), "", ""
 	if c.host != "" {
-		label = alnumKey(strings.Split(c.host, ".")[0])
+		label, domain = alnumKey(strings.Split(c.host, ".")[0]), alnumKey(c.host)
 	}
 	for _, n := range names {
-		if k := alnumKey(n); k == "" || k != site && k != label {
+		if k := alnumKey(n); k == "" || k != site && k != label && k != domain {
 			return false
 		}
 	}
@@ -1055,7 +1056,7 @@ func isName(s string) bool {
 // notNames are the words a page puts where a name stands that name no
 // one: a role, a button, an unfilled field, a newsroom ("Redaktion",
 // "Redacción").
-var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
+var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author", "publisher",
 	"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
 	"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories",
 	"newsroom", "editorial", "editorial team", "editorial staff", "redaktion", "die redaktion", "redacción",
