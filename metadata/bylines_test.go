@@ -50,6 +50,8 @@ func TestUnmarkedBylinesManyLanguages(t *testing.T) {
 		{"de", "Geschrieben von Anna Schmidt", "Anna Schmidt"},
 		{"fr", "Publié par Marie Dupont", "Marie Dupont"},
 		{"es", "Publicado por Ana López", "Ana López"},
+		{"de", "Eingestellt von Hans Gruber", "Hans Gruber"},
+		{"de", "Erstellt von Andri Bryner", "Andri Bryner"},
 		{"fr", "Par Matthieu Hy le 12.03.2021", "Matthieu Hy"},
 		{"en", "By Anh Le 12.03.2021", "Anh Le"},
 	} {
@@ -118,6 +120,7 @@ func TestSiteNamedAuthor(t *testing.T) {
 		{`<meta name="author" content="lopinion">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
 		{`<meta name="author" content="LOPINION.fr">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
 		{`<meta name="author" content="publisher">`, ``, ""},
+		{`<meta name="author" content="No Author">`, ``, ""},
 		{`<meta name="author" content="L'Opinion">`, ``, "L'Opinion"},
 		{`<meta name="author" content="Anna Weber">`, `<p>By Emmanuelle Ducros</p>`, "Anna Weber"},
 	} {

@@ -904,7 +904,7 @@ func (c *collector) labelled(labels ...string) []string {
 const byLabelPrefix = `(?:piše|avtor|autorius|autors|kirjoittaja|penulis|yazar|szerző|συντάκτης|tác giả)\s*[:：]\s*`
 
 var (
-	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?|veröffentlicht|geschrieben|verfasst|publié|écrit|publicado|escrito)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?|veröffentlicht|geschrieben|verfasst|eingestellt|erstellt|publié|écrit|publicado|escrito)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
 	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|piše|avtor|autorius|autors|kirjoittaja|penulis|συντάκτης|作者|by)\s*[:：]\s*`)
 	// trailingDateLabel is the label of the date a byline ends with, or
 	// the preposition alone before it, in small letters ("Par Matthieu
@@ -1056,7 +1056,7 @@ func isName(s string) bool {
 // notNames are the words a page puts where a name stands that name no
 // one: a role, a button, an unfilled field, a newsroom ("Redaktion",
 // "Redacción").
-var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author", "publisher",
+var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author", "publisher", "no author",
 	"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
 	"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories",
 	"newsroom", "editorial", "editorial team", "editorial staff", "redaktion", "die redaktion", "redacción",
