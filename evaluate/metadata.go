@@ -61,6 +61,10 @@ type MetaDataset struct {
 	// HanNames: the author gold writes Chinese names apart with white
 	// space or "、" as well ("宋怡 杨志华"), and the parts split there too.
 	HanNames bool
+	// GermanParts: the author gold also writes "und" and ";" between
+	// names ("Benjamin Fischer und Marcus Theurer"), and the parts split
+	// there too (the trafilatura set, mostly German).
+	GermanParts bool
 	// GoldOnly: an empty gold cell is a field nobody annotated, not a
 	// page without the value, so each field is scored on the pages with
 	// a gold value for it alone (the trafilatura set).
@@ -166,7 +170,7 @@ func loadTrafilaturaMeta(dir string) (*MetaDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := &MetaDataset{Name: "trafilatura", Titles: true, Authors: true, DateRule: "accuracy", GoldOnly: true}
+	ds := &MetaDataset{Name: "trafilatura", Titles: true, Authors: true, DateRule: "accuracy", GoldOnly: true, GermanParts: true}
 	for u, e := range ev {
 		b, err := gz.ReadFile(filepath.Join(dir, "html", e.File+".gz"))
 		if err != nil {
@@ -385,7 +389,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 			titleF1 += ps.TitleF1
 		}
 		if ds.Authors && (p.Author != nil || !ds.GoldOnly) {
-			ps.AuthorOK = authorCorrect(p.Author, o.Authors, ds.HanNames)
+			ps.AuthorOK = authorCorrect(p.Author, o.Authors, ds.partSplit())
 			tally(&s.AuthorWith, &s.AuthorWithout, p.Author != nil, ps.AuthorOK)
 		}
 		switch ds.DateRule {
@@ -471,27 +475,37 @@ func normMeta(s string) string {
 var authorParts = regexp.MustCompile(`\s*(?:,|&|\band\b)\s*`)
 
 // authorCorrect: with no gold the page is right only without output;
-// otherwise the multisets of parts (split at commas, "&" and "and") must
-// be equal. Several output authors are written joined by ", ".
-//
-// With hanNames (cleaneval-zh) the parts split at white space and "、"
-// too.
-func authorCorrect(gold *string, out []string, hanNames bool) bool {
+// otherwise the multisets of parts (split by sep: at commas, "&" and
+// "and" by the README's rule) must be equal. Several output authors are
+// written joined by ", ".
+func authorCorrect(gold *string, out []string, sep *regexp.Regexp) bool {
 	o := normMeta(strings.Join(out, ", "))
 	if gold == nil {
 		return o == ""
 	}
-	a, b := parts(normMeta(*gold), hanNames), parts(o, hanNames)
+	a, b := parts(normMeta(*gold), sep), parts(o, sep)
 	return len(a) == len(b) && len(a) > 0 && textseg.Common(a, b) == len(a)
 }
 
-var hanNameParts = regexp.MustCompile(`\s*(?:,|&|\band\b|、|\s)\s*`)
+// hanNameParts split cleaneval-zh's names at white space and "、" too,
+// germanParts the trafilatura set's at "und" and ";".
+var (
+	hanNameParts = regexp.MustCompile(`\s*(?:,|&|\band\b|、|\s)\s*`)
+	germanParts  = regexp.MustCompile(`\s*(?:,|&|;|\band\b|\bund\b)\s*`)
+)
 
-func parts(s string, hanNames bool) []string {
-	re := authorParts
-	if hanNames {
-		re = hanNameParts
+// partSplit is the separator of the set's author parts.
+func (ds *MetaDataset) partSplit() *regexp.Regexp {
+	switch {
+	case ds.HanNames:
+		return hanNameParts
+	case ds.GermanParts:
+		return germanParts
 	}
+	return authorParts
+}
+
+func parts(s string, re *regexp.Regexp) []string {
 	var out []string
 	for _, p := range re.Split(s, -1) {
 		if p != "" {

@@ -79,19 +79,23 @@ func TestCleanevalGold(t *testing.T) {
 			t.Errorf("known(%q) is not null", s)
 		}
 	}
-	two := "宋怡 杨志华"
+	han, wcxb, german := &MetaDataset{HanNames: true}, &MetaDataset{}, &MetaDataset{GermanParts: true}
 	for _, c := range []struct {
+		gold string
 		out  []string
-		han  bool
+		ds   *MetaDataset
 		want bool
 	}{
-		{[]string{"宋怡", "杨志华"}, true, true},
-		{[]string{"杨志华", "宋怡"}, true, true},
-		{[]string{"宋怡"}, true, false},
-		{[]string{"宋怡", "杨志华"}, false, false}, // WCXB's rule parts at commas only
+		{"宋怡 杨志华", []string{"宋怡", "杨志华"}, han, true},
+		{"宋怡 杨志华", []string{"杨志华", "宋怡"}, han, true},
+		{"宋怡 杨志华", []string{"宋怡"}, han, false},
+		{"宋怡 杨志华", []string{"宋怡", "杨志华"}, wcxb, false}, // WCXB's rule parts at commas only
+		{"Benjamin Fischer und Marcus Theurer", []string{"Benjamin Fischer", "Marcus Theurer"}, german, true},
+		{"Sarah Hinger; Sylvia Torres-Guillén", []string{"Sylvia Torres-Guillén", "Sarah Hinger"}, german, true},
+		{"Benjamin Fischer und Marcus Theurer", []string{"Benjamin Fischer", "Marcus Theurer"}, wcxb, false},
 	} {
-		if got := authorCorrect(&two, c.out, c.han); got != c.want {
-			t.Errorf("authorCorrect(%q, %q, %v) = %v", two, c.out, c.han, got)
+		if got := authorCorrect(&c.gold, c.out, c.ds.partSplit()); got != c.want {
+			t.Errorf("authorCorrect(%q, %q, %+v) = %v", c.gold, c.out, *c.ds, got)
 		}
 	}
 	if !dateCorrect(ptrTo("2018"), "2018-08-23") || dateCorrect(ptrTo("2018"), "2017-08-23") || !dateCorrect(ptrTo("1998-03"), "1998-03-02") {

@@ -32,7 +32,9 @@ also parted at white space and "、"; UNKNOWN is null, and a gold month
 or year compares the month or year. trafilatura (990 pages, mostly
 German) is scored by the same rules on the title, author and date that
 its evaldata.json gives beside the snippets, each on the pages with a
-gold value for it alone: its empty cells were not annotated. Beside
+gold value for it alone (its empty cells were not annotated), its
+author parts also split at "und" and ";" as its German gold writes
+them. Beside
 winnow it prints the
 figures of go-trafilatura and go-htmldate on the same pages, from their
 outputs committed in evaluate/testdata/peers (peers/cmd/peermeta).
