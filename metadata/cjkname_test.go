@@ -267,3 +267,22 @@ func TestCitationAuthors(t *testing.T) {
 		t.Errorf("cleanAuthors(undefined) = %q", got)
 	}
 }
+
+// FuzzChineseCredits: the editor's credit and the closing credit read
+// any text without failing, and every name they give stands in the text
+// and is written as a Chinese name.
+func FuzzChineseCredits(f *testing.F) {
+	for _, s := range []string{"（ 责任编辑：魏喆 ）", "来源：中国日报网 编辑：北风、金硕", "总编辑：魏喆",
+		"…新春佳节。（常书香 马丹阳 ）", "（姚峰 上海报道）\n相关新闻", "(王霄 发自上海)", "（）", "编辑：", "（\xff）"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, names := range [][]string{editorCredit(s), closingCredit(s)} {
+			for _, n := range names {
+				if !strings.Contains(s, n) || !isCJKName(n) {
+					t.Fatalf("%q gave %q", s, n)
+				}
+			}
+		}
+	})
+}
