@@ -1056,8 +1056,8 @@ func isName(s string) bool {
 // notNames are the words a page puts where a name stands that name no
 // one: a role, a button, an unfilled field, a newsroom ("Redaktion",
 // "Redacción").
-var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author", "publisher", "no author",
-	"topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
+var notNames = set("admin", "administrator", "anonymous", "unknown", "null", "none", "guest", "editor", "author",
+	"publisher", "no author", "topic author", "cancel", "share", "follow", "more", "posts", "reply", "member", "moderator",
 	"contributor", "staff", "staff writer", "team", "user", "гость", "аноним", "undefined", "category", "categories",
 	"newsroom", "editorial", "editorial team", "editorial staff", "redaktion", "die redaktion", "redacción",
 	"redazione", "rédaction", "la rédaction", "redactie", "redakcja", "redakce", "редакция", "редакція", "編集部", "编辑部")
