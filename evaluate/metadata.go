@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
@@ -58,13 +59,12 @@ type MetaDataset struct {
 	// DateRule is "accuracy" (WCXB) or "htmldate" (TP/FP/FN).
 	Titles, Authors bool
 	DateRule        string
-	// HanNames: the author gold writes Chinese names apart with white
-	// space or "、" as well ("宋怡 杨志华"), and the parts split there too.
-	HanNames bool
-	// GermanParts: the author gold also writes "und" and ";" between
-	// names ("Benjamin Fischer und Marcus Theurer"), and the parts split
-	// there too (the trafilatura set, mostly German).
-	GermanParts bool
+	// AuthorParts splits an author gold and an output into their parts;
+	// nil is the README's rule (commas, "&" and "and"). cleaneval-zh's
+	// gold writes Chinese names apart with white space or "、" as well
+	// ("宋怡 杨志华": hanNameParts), the trafilatura set's German gold
+	// "und" and ";" ("Benjamin Fischer und Marcus Theurer": germanParts).
+	AuthorParts *regexp.Regexp
 	// GoldOnly: an empty gold cell is a field nobody annotated, not a
 	// page without the value, so each field is scored on the pages with
 	// a gold value for it alone (the trafilatura set).
@@ -143,7 +143,7 @@ func loadCleanevalMeta(dir string) (*MetaDataset, error) {
 	if id < 0 || author < 0 || date < 0 {
 		return nil, fmt.Errorf("evaluate: %s/meta.tsv has no id, author_gold or date_gold column", dir)
 	}
-	ds := &MetaDataset{Name: "cleaneval-zh", Authors: true, DateRule: "accuracy", HanNames: true}
+	ds := &MetaDataset{Name: "cleaneval-zh", Authors: true, DateRule: "accuracy", AuthorParts: hanNameParts}
 	for i, l := range lines[1:] {
 		f := strings.Split(l, "\t")
 		if len(f) != len(head) {
@@ -170,7 +170,7 @@ func loadTrafilaturaMeta(dir string) (*MetaDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := &MetaDataset{Name: "trafilatura", Titles: true, Authors: true, DateRule: "accuracy", GoldOnly: true, GermanParts: true}
+	ds := &MetaDataset{Name: "trafilatura", Titles: true, Authors: true, DateRule: "accuracy", GoldOnly: true, AuthorParts: germanParts}
 	for u, e := range ev {
 		b, err := gz.ReadFile(filepath.Join(dir, "html", e.File+".gz"))
 		if err != nil {
@@ -389,7 +389,7 @@ func ScoreMetadata(ds *MetaDataset, outs []MetaOutput) (*MetaScores, error) {
 			titleF1 += ps.TitleF1
 		}
 		if ds.Authors && (p.Author != nil || !ds.GoldOnly) {
-			ps.AuthorOK = authorCorrect(p.Author, o.Authors, ds.partSplit())
+			ps.AuthorOK = authorCorrect(p.Author, o.Authors, cmp.Or(ds.AuthorParts, authorParts))
 			tally(&s.AuthorWith, &s.AuthorWithout, p.Author != nil, ps.AuthorOK)
 		}
 		switch ds.DateRule {
@@ -493,17 +493,6 @@ var (
 	hanNameParts = regexp.MustCompile(`\s*(?:,|&|\band\b|、|\s)\s*`)
 	germanParts  = regexp.MustCompile(`\s*(?:,|&|;|\band\b|\bund\b)\s*`)
 )
-
-// partSplit is the separator of the set's author parts.
-func (ds *MetaDataset) partSplit() *regexp.Regexp {
-	switch {
-	case ds.HanNames:
-		return hanNameParts
-	case ds.GermanParts:
-		return germanParts
-	}
-	return authorParts
-}
 
 func parts(s string, re *regexp.Regexp) []string {
 	var out []string

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -79,11 +80,11 @@ func TestCleanevalGold(t *testing.T) {
 			t.Errorf("known(%q) is not null", s)
 		}
 	}
-	han, wcxb, german := &MetaDataset{HanNames: true}, &MetaDataset{}, &MetaDataset{GermanParts: true}
+	han, wcxb, german := hanNameParts, authorParts, germanParts
 	for _, c := range []struct {
 		gold string
 		out  []string
-		ds   *MetaDataset
+		sep  *regexp.Regexp
 		want bool
 	}{
 		{"宋怡 杨志华", []string{"宋怡", "杨志华"}, han, true},
@@ -94,8 +95,8 @@ func TestCleanevalGold(t *testing.T) {
 		{"Sarah Hinger; Sylvia Torres-Guillén", []string{"Sylvia Torres-Guillén", "Sarah Hinger"}, german, true},
 		{"Benjamin Fischer und Marcus Theurer", []string{"Benjamin Fischer", "Marcus Theurer"}, wcxb, false},
 	} {
-		if got := authorCorrect(&c.gold, c.out, c.ds.partSplit()); got != c.want {
-			t.Errorf("authorCorrect(%q, %q, %+v) = %v", c.gold, c.out, *c.ds, got)
+		if got := authorCorrect(&c.gold, c.out, c.sep); got != c.want {
+			t.Errorf("authorCorrect(%q, %q, %v) = %v", c.gold, c.out, c.sep, got)
 		}
 	}
 	if !dateCorrect(ptrTo("2018"), "2018-08-23") || dateCorrect(ptrTo("2018"), "2017-08-23") || !dateCorrect(ptrTo("1998-03"), "1998-03-02") {

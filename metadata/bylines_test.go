@@ -82,6 +82,8 @@ func TestMenuIsNoByline(t *testing.T) {
 		{`<div class="meta"><a href="/author/xavierlo/">Xavier Lo</a></div>`, "Xavier Lo"},
 		{`<p>By Ann Lee</p>`, "Ann Lee"},
 		{`<ul class="post-meta"><li>By Ann Lee</li></ul>`, "Ann Lee"},
+		{`<div class="menu"><p>By Ann Lee</p></div>`, "Ann Lee"},              // a div is no menu by its class
+		{`<svg role="menu"><text>x</text></svg><p>By Ann Lee</p>`, "Ann Lee"}, // a menu whose children are not read ends with it
 	} {
 		m := read(t, `<html><head><title>A Park Opens</title></head><body>`+c.menu+`<article><h1>A Park Opens</h1>`+body+`</article></body></html>`, "https://example.org/a-park-opens")
 		if got := strings.Join(m.Authors, ", "); got != c.want {

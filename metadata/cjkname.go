@@ -257,11 +257,16 @@ const maxClosingNames = 4
 // "发自上海"). A credit with a title ("（记者 胡晓蓉）") is reporterCredit's;
 // nil for none.
 func closingCredit(closing string) []string {
-	lines := strings.Split(strings.TrimSpace(closing), "\n")
-	for i := len(lines) - 1; i >= 0 && i >= len(lines)-2; i-- {
-		if names := bracketNames(strings.TrimSpace(lines[i])); len(names) > 0 {
+	rest := strings.TrimSpace(closing)
+	for range 2 { // the last line, then the one before it
+		i := strings.LastIndexByte(rest, '\n')
+		if names := bracketNames(strings.TrimSpace(rest[i+1:])); len(names) > 0 {
 			return names
 		}
+		if i < 0 {
+			break
+		}
+		rest = rest[:i]
 	}
 	return nil
 }

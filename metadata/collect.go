@@ -36,7 +36,7 @@ const (
 type collector struct {
 	doc      *html.Node
 	comments *html.Node          // the comment section the walk is in (see kinds), nil outside one
-	menu     *html.Node          // the menu the walk is in (menuElement), nil outside one: its links are no bylines
+	menu     *html.Node          // the menu the walk is in (kinds.menu), nil outside one: its links are no bylines
 	metas    map[string][]string // <meta> by lower-cased name, property, itemprop, http-equiv
 	micro    map[string][]string // itemprop (and RDFa property) of other elements
 	ld       ldInfo
@@ -515,9 +515,6 @@ var reportWords = regexp.MustCompile(`报道|報道|报导|報導|发自|發自|
 
 // enter reads an element; false skips its subtree.
 func (c *collector) enter(n *html.Node) bool {
-	if c.menu == nil && menuElement(n) {
-		c.menu = n
-	}
 	inComments := c.comments != nil
 	k, children := c.element(n, inComments)
 	if !children {
@@ -653,6 +650,9 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 		}
 	}
 	k := readKinds(n)
+	if k.menu && c.menu == nil {
+		c.menu = n // left in leave: an element read here has its children read
+	}
 	if k.author || k.date {
 		k.hint = hint(n) // built only for the few elements that need it
 	}
@@ -668,29 +668,21 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 	return k, true
 }
 
-// menuElement says whether n is a site's menu: a <nav>, an element whose
-// role says navigation or menu, or a list or list item whose class or
-// id names a menu ("sub-menu", "menu-item", "dropdown-menu"). What a
-// menu's links say ("By Manufacturer", an author's archive among the
-// site's sections) is no byline.
-func menuElement(n *html.Node) bool {
-	switch n.DataAtom {
-	case atom.Nav:
+// menuList says whether elements of this kind are a menu when their
+// class or id names one ("sub-menu", "menu-item", "dropdown-menu"). A
+// site's menu is such a list or list item, a <nav>, or an element whose
+// role says navigation or menu (menuRole): readKinds says so
+// (kinds.menu) in its one pass over the attributes. What a menu's links
+// say ("By Manufacturer", an author's archive among the site's sections)
+// is no byline.
+func menuList(a atom.Atom) bool { return a == atom.Ul || a == atom.Ol || a == atom.Li }
+
+// menuRole says whether a role attribute's value makes its element a
+// menu.
+func menuRole(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "navigation", "menu", "menubar":
 		return true
-	case atom.Ul, atom.Ol, atom.Li:
-		for _, a := range n.Attr {
-			if (a.Key == "class" || a.Key == "id") && ascii.ContainsFold(a.Val, "menu") {
-				return true
-			}
-		}
-	}
-	for _, a := range n.Attr {
-		if a.Key == "role" {
-			switch strings.ToLower(strings.TrimSpace(a.Val)) {
-			case "navigation", "menu", "menubar":
-				return true
-			}
-		}
 	}
 	return false
 }
@@ -783,6 +775,7 @@ func inReply(n *html.Node) bool {
 // date line; and its itemprop and property.
 type kinds struct {
 	author, date, comments bool
+	menu                   bool // a site's menu (see menuList)
 	hint                   string
 	itemprop, property     string
 }
@@ -1012,6 +1005,9 @@ func cutPrefixFold(s, prefix string) (rest string, ok bool) {
 // the outermost first, as the walk entered them. Starting from the few
 // texts that open so costs less than asking every element.
 func (c *collector) byLines(t *html.Node) {
+	if c.menu != nil || browseLink(t) {
+		return // a menu's entry ("By Manufacturer"), no byline
+	}
 	var found [16]*html.Node
 	opening := found[:0]
 	for a := t.Parent; a != nil && a.Type == html.ElementNode; a = a.Parent {
@@ -1019,9 +1015,6 @@ func (c *collector) byLines(t *html.Node) {
 			break
 		}
 		opening = append(opening, a)
-	}
-	if c.menu != nil || browseLink(t) {
-		return // a menu's entry ("By Manufacturer"), no byline
 	}
 	// Below the comment section (c.comments, an ancestor of t) lines
 	// are not read; the section itself and what holds it are.
@@ -1112,12 +1105,20 @@ const (
 // readKinds reads an element's attributes once, without allocating
 // (hint words compared with ASCII letters in any case).
 func readKinds(n *html.Node) kinds {
-	var k kinds
+	k := kinds{menu: n.DataAtom == atom.Nav}
+	list := menuList(n.DataAtom)
 	found := 0
 	for i := range n.Attr {
 		a := &n.Attr[i] // not a copy: this runs on every element
 		switch a.Key {
-		case "class", "id", "rel":
+		case "class", "id":
+			if list && !k.menu {
+				k.menu = ascii.ContainsFold(a.Val, "menu")
+			}
+		case "rel":
+		case "role":
+			k.menu = k.menu || menuRole(a.Val)
+			continue
 		case "itemprop":
 			if k.itemprop == "" {
 				k.itemprop = a.Val

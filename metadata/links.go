@@ -141,12 +141,12 @@ func (c *collector) archiveName() string {
 	return name
 }
 
-// inMenu says whether n stands in a site's menu (menuElement): an
+// inMenu says whether n stands in a site's menu (kinds.menu): an
 // author's archive among its sections ("Hong Kong Actuary" under a
 // menu's "Columns") names no author of the page.
 func inMenu(n *html.Node) bool {
 	for a := n.Parent; a != nil; a = a.Parent {
-		if a.Type == html.ElementNode && menuElement(a) {
+		if a.Type == html.ElementNode && readKinds(a).menu {
 			return true
 		}
 	}
