@@ -180,6 +180,7 @@ func TestSplitAuthors(t *testing.T) {
 		{"Jane Doe; John Roe", []string{"Jane Doe", "John Roe"}},
 		{"Jane Doe;  John Roe; ", []string{"Jane Doe", "John Roe"}},
 		{"Doe, Jane", []string{"Doe, Jane"}},
+		{"Rudolf Haufe; Miron Schneckenberger", []string{"Miron Schneckenberger", "Rudolf Haufe"}}, // sorted
 	}
 	for _, tc := range tests {
 		if got := splitAuthors(tc.in); !slices.Equal(got, tc.want) || got == nil {

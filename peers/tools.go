@@ -3,6 +3,7 @@ package peers
 import (
 	"bytes"
 	nurl "net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -105,7 +106,11 @@ func trafilaturaMeta(p Page) Record {
 }
 
 // splitAuthors splits go-trafilatura's author string, which joins several
-// names with "; " (normalizeAuthors in its metadata.go).
+// names with "; " (normalizeAuthors in its metadata.go), and sorts the
+// names: go-trafilatura's order of several authors varies from run to
+// run on some pages (haufe.de-ordnungsgeld of the trafilatura set), and
+// the evaluator compares authors as a multiset, so the order says
+// nothing and the committed outputs stay the same.
 func splitAuthors(s string) []string {
 	authors := []string{}
 	for _, a := range strings.Split(s, "; ") {
@@ -113,5 +118,6 @@ func splitAuthors(s string) []string {
 			authors = append(authors, a)
 		}
 	}
+	slices.Sort(authors)
 	return authors
 }
