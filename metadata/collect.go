@@ -97,7 +97,8 @@ const maxHeads = 5
 // heading is an <h1> and what its next afterH1Text bytes of text say.
 type heading struct {
 	node     *html.Node
-	text     string
+	text     string // its text, without the kicker that opens it (afterKicker)
+	size     int    // bytes of its whole text, the kicker's too
 	pos      int    // bytes of text before it
 	after    []byte // the text below it
 	lines    []byte // the texts of after that are not sentences (see sentence)
@@ -243,7 +244,7 @@ func (c *collector) placed(sh shown) (after, near bool) {
 		return false, false
 	}
 	start := c.anchor.pos
-	end := start + len(c.anchor.text) + afterH1Text
+	end := start + c.anchor.size + afterH1Text
 	return sh.pos >= start, sh.pos >= start-nearBefore && sh.pos <= end
 }
 
@@ -351,10 +352,86 @@ func (c *collector) heading(n *html.Node) *heading {
 	c.buf = f.b
 	// Documentation generators end a heading with its permalink, a
 	// pilcrow (Sphinx, MkDocs).
-	if t := strings.TrimSpace(strings.TrimRight(string(f.b), "¶")); t != "" {
-		return &heading{node: n, text: t, pos: c.pos}
+	t := strings.TrimSpace(strings.TrimRight(string(f.b), "¶"))
+	if t == "" {
+		return nil
+	}
+	h := &heading{node: n, text: t, size: len(t), pos: c.pos}
+	if rest := afterKicker(n); rest != nil {
+		f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
+		f.walkFrom(rest)
+		c.buf = f.b
+		if r := strings.TrimSpace(strings.TrimLeft(strings.TrimRight(string(f.b), "¶"), titleSeparatorMarks+" ")); len(words(r)) >= 2 {
+			h.text = r
+		}
+	}
+	return h
+}
+
+// kickerWords name, in a class or id, the kicker that opens a heading:
+// the topic line set above the headline in the same element ("<span
+// class=\"dachzeile\">Interne Unterlagen im Netz</span> <span
+// class=\"headline\">Daten von Rheinmetall gehackt</span>"). The
+// headline is what follows it. A forum thread's prefix label ("News",
+// "Question") is no kicker: as many titles keep it as drop it.
+var kickerWords = []string{"kicker", "dachzeile", "roofline", "overline", "topline", "toptitle",
+	"supertitle", "eyebrow", "subtitle", "subheadline", "subheading", "sub-heading"}
+
+// afterKicker is the first node of heading n after the kicker that opens
+// it (kickerWords; or a <small> set above the headline by a <br>) and the
+// separators after the kicker; nil when n opens with no kicker.
+func afterKicker(n *html.Node) *html.Node {
+	var k *html.Node
+	for ch := n.FirstChild; ch != nil && k == nil; ch = ch.NextSibling {
+		switch {
+		case ch.Type == html.TextNode && strings.TrimSpace(ch.Data) == "",
+			ch.Type == html.CommentNode,
+			ch.Type == html.ElementNode && (ch.DataAtom == atom.Style || ch.DataAtom == atom.Script):
+		case ch.Type == html.ElementNode && kicker(ch):
+			k = ch
+		default:
+			return nil
+		}
+	}
+	if k == nil {
+		return nil
+	}
+	for ch := k.NextSibling; ch != nil; ch = ch.NextSibling {
+		switch {
+		case ch.Type == html.TextNode && strings.Trim(ch.Data, titleSeparatorMarks+" \t\r\n\u00a0") == "",
+			ch.Type == html.CommentNode,
+			ch.Type == html.ElementNode && (ch.DataAtom == atom.Br || ch.DataAtom == atom.Style || ch.DataAtom == atom.Script),
+			ch.Type == html.ElementNode && separatorOnly(ch):
+		default:
+			return ch
+		}
 	}
 	return nil
+}
+
+// kicker says whether the element that opens a heading is its kicker
+// (see afterKicker).
+func kicker(n *html.Node) bool {
+	if n.DataAtom == atom.Small {
+		for s := n.NextSibling; s != nil; s = s.NextSibling {
+			if s.Type == html.ElementNode {
+				return s.DataAtom == atom.Br
+			}
+			if s.Type == html.TextNode && strings.TrimSpace(s.Data) != "" {
+				return false
+			}
+		}
+		return false
+	}
+	h := hint(n)
+	return h != "" && slices.ContainsFunc(kickerWords, func(w string) bool { return strings.Contains(h, w) })
+}
+
+// separatorOnly says whether the text below n is only separator marks
+// (a visually hidden ": " between a kicker and its headline).
+func separatorOnly(n *html.Node) bool {
+	f := folder{max: 16}
+	return f.walk(n) && strings.Trim(string(f.b), titleSeparatorMarks+"\u00a0") == ""
 }
 
 // reporterCredit is a Chinese news text's credit of its reporters in
@@ -1529,8 +1606,11 @@ type folder struct {
 
 // walk writes the text below n, a space between text nodes, scripts,
 // styles and buttons left out; false once more than max bytes are written.
-func (f *folder) walk(n *html.Node) bool {
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+func (f *folder) walk(n *html.Node) bool { return f.walkFrom(n.FirstChild) }
+
+// walkFrom is walk over first and the siblings after it.
+func (f *folder) walkFrom(first *html.Node) bool {
+	for ch := first; ch != nil; ch = ch.NextSibling {
 		switch ch.Type {
 		case html.TextNode:
 			f.write(ch.Data)

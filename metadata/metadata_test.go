@@ -1011,3 +1011,28 @@ func TestSecondLevelHeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleKicker: a kicker that opens the headline's element (a topic
+// line in an element whose class names it, or a <small> set above the
+// headline by a <br>) is no part of the title, nor are the separators
+// after it; an element that opens a heading without such a name (a
+// product's brand) and a forum thread's prefix label stay.
+func TestTitleKicker(t *testing.T) {
+	for _, c := range []struct{ name, h1, want string }{
+		{"kicker with a hidden colon", `<span class="article-heading__kicker">Harbour works</span><span class="visually-hidden">: </span><span class="article-heading__title">The quay wall is done at last</span>`, "The quay wall is done at last"},
+		{"dachzeile", `<span class="dachzeile">Nach dem Sturm</span> <span class="headline">Fähren fahren wieder nach Fahrplan</span>`, "Fähren fahren wieder nach Fahrplan"},
+		{"overline and a colon element", `<span class="ts-overline">Tides and storms </span><span class="ts-colon">: </span><span class="ts-headline">How the marsh keeps its birds</span>`, "How the marsh keeps its birds"},
+		{"roofline before text", `<span class="header__roofline">Boats</span> Building a dinghy from plywood`, "Building a dinghy from plywood"},
+		{"a date as topline", `<span class="topline">27.01.2022</span>Ferry timetable for the spring season`, "Ferry timetable for the spring season"},
+		{"small over a break", `<small>Norway</small><br> New ferry line opens in the fjords`, "New ferry line opens in the fjords"},
+		{"a brand link", `<a class="brand-link" href="/brand/acme">Acme</a> <br>Folding Kayak Two Seats`, "Acme Folding Kayak Two Seats"},
+		{"a forum prefix label", `<span class="label label--blue">Question</span><span class="label-append">&nbsp;</span>Which paint for a wooden hull?`, "Question Which paint for a wooden hull?"},
+		{"one word after the kicker", `<span class="kicker">Boats</span> <span>Dinghies</span>`, "Boats Dinghies"},
+		{"small after the headline", `New ferry line opens <small>updated</small>`, "New ferry line opens updated"},
+	} {
+		page := `<html><head></head><body><h1>` + c.h1 + `</h1><p>The harbour office wrote to every member about it.</p></body></html>`
+		if m := read(t, page, ""); m.Title != c.want {
+			t.Errorf("%s: title %q, want %q", c.name, m.Title, c.want)
+		}
+	}
+}
