@@ -357,11 +357,12 @@ func (c *collector) heading(n *html.Node) *heading {
 		return nil
 	}
 	h := &heading{node: n, text: t, size: len(t), pos: c.pos}
-	if rest := afterKicker(n); rest != nil {
+	if rest, named := afterKicker(n); rest != nil {
 		f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
 		f.walkFrom(rest)
 		c.buf = f.b
-		if r := strings.TrimSpace(strings.TrimLeft(strings.TrimRight(string(f.b), "¶"), titleSeparatorMarks+" ")); len(words(r)) >= 2 {
+		r := strings.TrimSpace(strings.TrimLeft(strings.TrimRight(string(f.b), "¶"), titleSeparatorMarks+" "))
+		if n := len(words(r)); n >= 2 && (named || len(words(t))-n < n) {
 			h.text = r
 		}
 	}
@@ -378,35 +379,48 @@ var kickerWords = []string{"kicker", "dachzeile", "roofline", "overline", "topli
 	"supertitle", "eyebrow", "subtitle", "subheadline", "subheading", "sub-heading"}
 
 // afterKicker is the first node of heading n after the kicker that opens
-// it (kickerWords; or a <small> set above the headline by a <br>) and the
-// separators after the kicker; nil when n opens with no kicker.
-func afterKicker(n *html.Node) *html.Node {
+// it and the separators after the kicker; nil when n opens with no
+// kicker. The kicker is n's first element when kicker says so (named),
+// or when an element of its own sets a separator after it ("<span
+// class=\"visually-hidden\"> – </span>"): then the heading takes the
+// rest only when the kicker has fewer words.
+func afterKicker(n *html.Node) (rest *html.Node, named bool) {
 	var k *html.Node
 	for ch := n.FirstChild; ch != nil && k == nil; ch = ch.NextSibling {
 		switch {
 		case ch.Type == html.TextNode && strings.TrimSpace(ch.Data) == "",
 			ch.Type == html.CommentNode,
 			ch.Type == html.ElementNode && (ch.DataAtom == atom.Style || ch.DataAtom == atom.Script):
-		case ch.Type == html.ElementNode && kicker(ch):
+		case ch.Type == html.ElementNode:
 			k = ch
 		default:
-			return nil
+			return nil, false
 		}
 	}
 	if k == nil {
-		return nil
+		return nil, false
 	}
+	named = kicker(k)
+	set := false // an element of its own sets a separator after k
 	for ch := k.NextSibling; ch != nil; ch = ch.NextSibling {
 		switch {
 		case ch.Type == html.TextNode && strings.Trim(ch.Data, titleSeparatorMarks+" \t\r\n\u00a0") == "",
 			ch.Type == html.CommentNode,
-			ch.Type == html.ElementNode && (ch.DataAtom == atom.Br || ch.DataAtom == atom.Style || ch.DataAtom == atom.Script),
-			ch.Type == html.ElementNode && separatorOnly(ch):
+			ch.Type == html.ElementNode && (ch.DataAtom == atom.Br || ch.DataAtom == atom.Style || ch.DataAtom == atom.Script):
+		case ch.Type == html.ElementNode:
+			if sep, ok := separatorOnly(ch); ok {
+				set = set || sep
+				continue
+			}
+			fallthrough
 		default:
-			return ch
+			if !named && !set {
+				return nil, false
+			}
+			return ch, named
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // kicker says whether the element that opens a heading is its kicker
@@ -428,10 +442,14 @@ func kicker(n *html.Node) bool {
 }
 
 // separatorOnly says whether the text below n is only separator marks
-// (a visually hidden ": " between a kicker and its headline).
-func separatorOnly(n *html.Node) bool {
+// (a visually hidden ": " between a kicker and its headline), or none
+// (ok); sep reports that it has a mark.
+func separatorOnly(n *html.Node) (sep, ok bool) {
 	f := folder{max: 16}
-	return f.walk(n) && strings.Trim(string(f.b), titleSeparatorMarks+"\u00a0") == ""
+	if !f.walk(n) || strings.Trim(string(f.b), titleSeparatorMarks+"\u00a0") != "" {
+		return false, false
+	}
+	return len(f.b) > 0, true
 }
 
 // reporterCredit is a Chinese news text's credit of its reporters in

@@ -1013,9 +1013,10 @@ func TestSecondLevelHeadline(t *testing.T) {
 }
 
 // TestTitleKicker: a kicker that opens the headline's element (a topic
-// line in an element whose class names it, or a <small> set above the
-// headline by a <br>) is no part of the title, nor are the separators
-// after it; an element that opens a heading without such a name (a
+// line in an element whose class names it, a <small> set above the
+// headline by a <br>, or a shorter element that an element of its own
+// parts from the rest with a separator) is no part of the title, nor are
+// the separators after it; an element that opens a heading without such a name (a
 // product's brand) and a forum thread's prefix label stay.
 func TestTitleKicker(t *testing.T) {
 	for _, c := range []struct{ name, h1, want string }{
@@ -1029,6 +1030,8 @@ func TestTitleKicker(t *testing.T) {
 		{"a forum prefix label", `<span class="label label--blue">Question</span><span class="label-append">&nbsp;</span>Which paint for a wooden hull?`, "Question Which paint for a wooden hull?"},
 		{"one word after the kicker", `<span class="kicker">Boats</span> <span>Dinghies</span>`, "Boats Dinghies"},
 		{"small after the headline", `New ferry line opens <small>updated</small>`, "New ferry line opens updated"},
+		{"a separator of its own", `<span class="head_a1">Tides and zoonoses</span><span class="head_b2" aria-hidden="true"> – </span><span class="head_c3">How the marsh keeps its wading birds</span>`, "How the marsh keeps its wading birds"},
+		{"a separator of its own after the longer part", `<span>Energy, transport and a sustainable harbour economy</span><span> | </span><span>Topic: research</span>`, "Energy, transport and a sustainable harbour economy"},
 	} {
 		page := `<html><head></head><body><h1>` + c.h1 + `</h1><p>The harbour office wrote to every member about it.</p></body></html>`
 		if m := read(t, page, ""); m.Title != c.want {
