@@ -99,6 +99,8 @@ type heading struct {
 	node     *html.Node
 	text     string // its text, without the kicker that opens it (afterKicker)
 	size     int    // bytes of its whole text, the kicker's too
+	sub      string // the subtitle that ends it (trailingSubtitle), cut from text
+	withSub  string // text with the subtitle
 	pos      int    // bytes of text before it
 	after    []byte // the text below it
 	lines    []byte // the texts of after that are not sentences (see sentence)
@@ -279,6 +281,7 @@ func (w *collector) finish(doc *html.Node, host string) *collector {
 		c.site = c.siteFromTitle()
 	}
 	c.refs = c.titleRefs()
+	c.keepSubtitles()
 	c.refCuts = make([]string, len(c.refs))
 	c.anchor, c.anchorCut, c.agreed = c.headline(c.site.val)
 	return c
@@ -357,16 +360,113 @@ func (c *collector) heading(n *html.Node) *heading {
 		return nil
 	}
 	h := &heading{node: n, text: t, size: len(t), pos: c.pos}
-	if rest, named := afterKicker(n); rest != nil {
-		f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
-		f.walkFrom(rest)
-		c.buf = f.b
-		r := strings.TrimSpace(strings.TrimLeft(strings.TrimRight(string(f.b), "¶"), titleSeparatorMarks+" "))
-		if n := len(words(r)); n >= 2 && (named || len(words(t))-n < n) {
-			h.text = r
+	body := headingBody(n)
+	start := body.FirstChild
+	if rest, named := afterKicker(body); rest != nil {
+		if r := c.headingPart(rest, nil); len(words(r)) >= 2 && (named || len(words(t))-len(words(r)) < len(words(r))) {
+			h.text, start = r, rest
+		}
+	}
+	if sub := trailingSubtitle(body); sub != nil {
+		if r := c.headingPart(start, sub); len(words(r)) >= 2 {
+			h.withSub, h.text = h.text, r
+			h.sub = c.headingPart(sub, sub.NextSibling)
 		}
 	}
 	return h
+}
+
+// keepSubtitles gives back their subtitle to the headings whose
+// subtitle a structured title of the page has too ("What Tutoring Is -
+// Choosing a Good Tutor" over an <h1> and its subtitle): the page names
+// itself by both. Where no structured title has it, the subtitle is the
+// standfirst set in the headline's element.
+func (c *collector) keepSubtitles() {
+	for _, hs := range [][]*heading{c.heads, c.subs} {
+		for _, h := range hs {
+			if h.sub == "" {
+				continue
+			}
+			sub := strings.ToLower(h.sub)
+			if slices.ContainsFunc(c.refs, func(r valued) bool { return strings.Contains(strings.ToLower(r.val), sub) }) {
+				h.text = h.withSub
+			}
+		}
+	}
+}
+
+// headingPart is the text of the nodes of a heading from first up to
+// stop (nil: to the end), without the separators that open or end it.
+func (c *collector) headingPart(first, stop *html.Node) string {
+	f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
+	f.walkFrom(first, stop)
+	c.buf = f.b
+	return strings.Trim(strings.TrimRight(string(f.b), "¶"), titleSeparatorMarks+" ")
+}
+
+// headingBody is the element that holds a heading's text: the heading
+// n, or the element it wraps whole (<h1><span itemprop="headline">…),
+// down to three levels.
+func headingBody(n *html.Node) *html.Node {
+	for range 3 {
+		var only *html.Node
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if blankNode(ch) {
+				continue
+			}
+			if only != nil || ch.Type != html.ElementNode {
+				return n
+			}
+			only = ch
+		}
+		if only == nil {
+			return n
+		}
+		n = only
+	}
+	return n
+}
+
+// blankNode says whether n adds nothing to a heading's text: white
+// space, a comment, a style sheet or a script.
+func blankNode(n *html.Node) bool {
+	switch n.Type {
+	case html.TextNode:
+		return strings.TrimSpace(n.Data) == ""
+	case html.CommentNode:
+		return true
+	case html.ElementNode:
+		return n.DataAtom == atom.Style || n.DataAtom == atom.Script
+	}
+	return false
+}
+
+// trailingSubtitle is the subtitle that ends a heading's element n: its
+// last element when its class or id says subtitle ("<small
+// class=\"article-subtitle\">", Amazon's "productSubtitle"), or a
+// <small> set below the headline by a <br> (a date and the categories);
+// nil when there is none.
+func trailingSubtitle(n *html.Node) *html.Node {
+	last := n.LastChild
+	for last != nil && blankNode(last) {
+		last = last.PrevSibling
+	}
+	if last == nil || last.Type != html.ElementNode {
+		return nil
+	}
+	if strings.Contains(hint(last), "subtitle") {
+		return last
+	}
+	if last.DataAtom == atom.Small {
+		prev := last.PrevSibling
+		for prev != nil && blankNode(prev) {
+			prev = prev.PrevSibling
+		}
+		if prev != nil && prev.DataAtom == atom.Br {
+			return last
+		}
+	}
+	return nil
 }
 
 // kickerWords name, in a class or id, the kicker that opens a heading:
@@ -388,9 +488,7 @@ func afterKicker(n *html.Node) (rest *html.Node, named bool) {
 	var k *html.Node
 	for ch := n.FirstChild; ch != nil && k == nil; ch = ch.NextSibling {
 		switch {
-		case ch.Type == html.TextNode && strings.TrimSpace(ch.Data) == "",
-			ch.Type == html.CommentNode,
-			ch.Type == html.ElementNode && (ch.DataAtom == atom.Style || ch.DataAtom == atom.Script):
+		case blankNode(ch):
 		case ch.Type == html.ElementNode:
 			k = ch
 		default:
@@ -404,9 +502,8 @@ func afterKicker(n *html.Node) (rest *html.Node, named bool) {
 	set := false // an element of its own sets a separator after k
 	for ch := k.NextSibling; ch != nil; ch = ch.NextSibling {
 		switch {
-		case ch.Type == html.TextNode && strings.Trim(ch.Data, titleSeparatorMarks+" \t\r\n\u00a0") == "",
-			ch.Type == html.CommentNode,
-			ch.Type == html.ElementNode && (ch.DataAtom == atom.Br || ch.DataAtom == atom.Style || ch.DataAtom == atom.Script):
+		case blankNode(ch), ch.DataAtom == atom.Br,
+			ch.Type == html.TextNode && strings.Trim(ch.Data, titleSeparatorMarks+" \t\r\n\u00a0") == "":
 		case ch.Type == html.ElementNode:
 			if sep, ok := separatorOnly(ch); ok {
 				set = set || sep
@@ -1624,11 +1721,12 @@ type folder struct {
 
 // walk writes the text below n, a space between text nodes, scripts,
 // styles and buttons left out; false once more than max bytes are written.
-func (f *folder) walk(n *html.Node) bool { return f.walkFrom(n.FirstChild) }
+func (f *folder) walk(n *html.Node) bool { return f.walkFrom(n.FirstChild, nil) }
 
-// walkFrom is walk over first and the siblings after it.
-func (f *folder) walkFrom(first *html.Node) bool {
-	for ch := first; ch != nil; ch = ch.NextSibling {
+// walkFrom is walk over first and the siblings after it, up to stop (nil:
+// all of them).
+func (f *folder) walkFrom(first, stop *html.Node) bool {
+	for ch := first; ch != nil && ch != stop; ch = ch.NextSibling {
 		switch ch.Type {
 		case html.TextNode:
 			f.write(ch.Data)

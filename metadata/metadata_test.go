@@ -1039,3 +1039,22 @@ func TestTitleKicker(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleSubtitle: a subtitle that ends the headline's element (its
+// class says subtitle, or a <small> below a <br>) is no part of the
+// title unless a structured title of the page has it too; a kicker is
+// found inside an element the heading wraps whole.
+func TestTitleSubtitle(t *testing.T) {
+	for _, c := range []struct{ name, head, h1, want string }{
+		{"a subtitle", ``, `<span class="entry-title-primary">The quay wall is done</span> <span class="entry-subtitle">Three years of work on the old harbour</span>`, "The quay wall is done"},
+		{"a subtitle the og:title has", `<meta property="og:title" content="The quay wall is done - Three years of work on the old harbour">`, `<span class="entry-title-primary">The quay wall is done</span> <span class="entry-subtitle">Three years of work on the old harbour</span>`, "The quay wall is done - Three years of work on the old harbour"},
+		{"a date and categories below a break", ``, `Spectators return to the boathouse<br><small><span class="icon"></span>&nbsp;02.02.2022 • News, Club</small>`, "Spectators return to the boathouse"},
+		{"a kicker inside a wrapper", ``, `<span class="post-title" itemprop="headline"><small>Session of the week</small><br>Pyramid of medley laps</span>`, "Pyramid of medley laps"},
+		{"a small inline word", ``, `Ferry timetable <small>(spring)</small>`, "Ferry timetable (spring)"},
+	} {
+		page := `<html><head>` + c.head + `</head><body><h1>` + c.h1 + `</h1><p>The harbour office wrote to every member about it.</p></body></html>`
+		if m := read(t, page, ""); m.Title != c.want {
+			t.Errorf("%s: title %q, want %q", c.name, m.Title, c.want)
+		}
+	}
+}
