@@ -143,7 +143,7 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 		// that only shares words with it (a teaser's "Why Classic
 		// Percale?" under "Classic Percale Core Sheet Set").
 		for _, h := range c.subs {
-			t := cutSite(h.text, site, c.host)
+			t := c.cutHeading(h.text, site)
 			if sameText(t, site) {
 				continue
 			}
@@ -158,7 +158,7 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 	refs := c.refs
 	var cuts [maxHeads]string // each heading with the site's name cut off, for the second pass
 	for i, h := range c.heads {
-		t := cutSite(h.text, site, c.host)
+		t := c.cutHeading(h.text, site)
 		cuts[i] = t
 		if sameText(t, site) {
 			continue

@@ -429,7 +429,29 @@ func wordEnd(s string) int {
 // that name its host (a leading brand stays: "Talkspace - #1 Rated Online
 // Therapy" is a home page's headline on WCXB); when none does, a short
 // last segment after a longer first one goes.
-func cutSite(t, site, host string) string {
+func cutSite(t, site, host string) string { return cutSiteAs(t, site, host, true) }
+
+// cutHeading is cutSite for a heading's text. A segment that names the
+// site goes; a short last segment that names nothing known (or all but
+// the first of three) goes only when no structured title of the page
+// has it: a heading's "… – Zeugenaufruf" is its own when the page's
+// <title> says "… – Zeugenaufruf | Hildesheimer Presse".
+func (c *collector) cutHeading(t, site string) string {
+	sure := cutSiteAs(t, site, c.host, false)
+	guess := cutSiteAs(t, site, c.host, true)
+	if guess == sure {
+		return sure
+	}
+	ws := " " + strings.Join(words(sure), " ") + " "
+	for _, r := range c.refs {
+		if strings.Contains(" "+strings.Join(words(r.val), " ")+" ", ws) {
+			return sure
+		}
+	}
+	return guess
+}
+
+func cutSiteAs(t, site, host string, guess bool) string {
 	orig := t // the segments are cut from t, and joined again as orig has them
 	if hasHan(t) {
 		// Chinese and Japanese titles join the site's name without
@@ -449,7 +471,7 @@ func cutSite(t, site, host string) string {
 		}
 		kept = append(kept, s)
 	}
-	if len(kept) == len(segs) && len(segs) >= 2 {
+	if guess && len(kept) == len(segs) && len(segs) >= 2 {
 		// No segment is the known site name: a short last segment after
 		// a longer headline is the site's name or a section.
 		first, lastSeg := segs[0], segs[len(segs)-1]
@@ -457,7 +479,7 @@ func cutSite(t, site, host string) string {
 			kept = segs[:len(segs)-1]
 		}
 	}
-	if len(segs) >= 3 && len(kept) >= 2 && longest(kept) == 0 {
+	if guess && len(segs) >= 3 && len(kept) >= 2 && longest(kept) == 0 {
 		// A headline, a section and the site ("Thread / Board / Forum"):
 		// the headline is the first segment, the longest.
 		kept = kept[:1]

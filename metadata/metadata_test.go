@@ -1058,3 +1058,18 @@ func TestTitleSubtitle(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadingTail: a heading's short last segment is its own when a
+// structured title has it too, and goes as a site's or section's name
+// when none has it.
+func TestHeadingTail(t *testing.T) {
+	for _, c := range []struct{ name, head, h1, want string }{
+		{"the title has the tail", `<title>Dog chases burglars away – witnesses sought | Harbour Press</title>`, `Dog chases burglars away – witnesses sought`, "Dog chases burglars away – witnesses sought"},
+		{"no title has the tail", `<title>Rivers in flood after the storm</title>`, `Rivers in flood after the storm - Weather Desk`, "Rivers in flood after the storm"},
+	} {
+		page := `<html><head>` + c.head + `</head><body><h1>` + c.h1 + `</h1><p>The harbour office wrote to every member about it.</p></body></html>`
+		if m := read(t, page, ""); m.Title != c.want {
+			t.Errorf("%s: title %q, want %q", c.name, m.Title, c.want)
+		}
+	}
+}
