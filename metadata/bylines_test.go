@@ -154,3 +154,23 @@ func TestAuthorBoxWords(t *testing.T) {
 		}
 	}
 }
+
+// TestClassBylineNamesAll: the first line a class calls a byline gives
+// every person it lists, not only the first; what a "|" sets after the
+// names (the paper, a date) is no author, nor is the day's name before a
+// date.
+func TestClassBylineNamesAll(t *testing.T) {
+	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	for _, c := range []struct{ byline, want string }{
+		{`<p class="autorenzeile">Von Anna Schmidt, Jan Berg und Eva Roth</p>`, "Anna Schmidt|Jan Berg|Eva Roth"},
+		{`<div class="byline">By <a href="#">Ann Lee and Bob Stone</a><br><span>Monday, November 18, 2019, 04:05 pm</span></div>`, "Ann Lee|Bob Stone"},
+		{`<p class="byline">Carla Ruiz | Diario del Puerto</p>`, "Carla Ruiz"},
+		{`<div class="author">Tomas Berg Fr, 18. Oktober 2019</div>`, "Tomas Berg"},
+		{`<div class="author">Ann Lee</div><div class="author">Ann Lee</div>`, "Ann Lee"},
+	} {
+		page := `<html><head></head><body><h1>Harbour wall is done at last</h1>` + c.byline + body + `</body></html>`
+		if m := read(t, page, ""); strings.Join(m.Authors, "|") != c.want {
+			t.Errorf("%s: authors %q, want %q", c.byline, m.Authors, c.want)
+		}
+	}
+}

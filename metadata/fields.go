@@ -781,18 +781,24 @@ func (c *collector) authorsBy(pageType, closing string, skipSite bool) listed {
 			return listed{l, SourceByline}
 		}
 	}
-	var lines []string
+	// The first line a class names a byline that names a person gives
+	// the authors: every name it lists ("Von Anna Schmidt, Jan Berg
+	// und Eva Roth").
 	for _, b := range c.bylines {
+		var line []string
+		if i := strings.IndexByte(b, '|'); i > 0 { // "Galo Ramírez | El Sol de México": the name, then the paper, a role or a date
+			b = b[:i]
+		}
 		for _, n := range personNames(cleanAuthors([]string{b})) {
 			// A class alone is weak evidence: a one-word line is a label
 			// or a button, unless a byline's label names it.
-			if len(words(n)) >= 2 || isCJKName(n) && cjkLabelled(b) || isHangulName(n) {
-				lines = append(lines, n)
+			if (len(words(n)) >= 2 || isCJKName(n) && cjkLabelled(b) || isHangulName(n)) && !slices.Contains(line, n) {
+				line = append(line, n)
 			}
 		}
-	}
-	if l := firstOfMany(lines); len(l) > 0 {
-		return listed{l[:1], SourceByline}
+		if len(line) > 0 {
+			return listed{firstOfMany(line), SourceByline}
+		}
 	}
 	for _, b := range c.datedBy {
 		if l := personNames(cleanAuthors([]string{b})); len(l) > 0 {
@@ -932,9 +938,14 @@ var (
 	// the preposition alone before it, in small letters ("Par Matthieu
 	// Hy le 07 Mai 2020"; "Anh Le" is a name).
 	trailingDateLabel = regexp.MustCompile(`(?i)(?:\s*(?:` + updateLabels + `\pL*|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?|(?-i:\s+(?:on|am|le|el|em|il)))\s*[:：]?\s*$`)
-	authorSplit       = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
-	emailRe           = regexp.MustCompile(`\S+@\S+\.\S+`)
-	handleRe          = regexp.MustCompile(`(^|\s)@\w+`)
+	// trailingWeekday is the day's name that ends the text before a
+	// date, written out or, before a comma or a full stop, cut short.
+	trailingWeekday = regexp.MustCompile(`(?i)[\s,]*\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\.?,|` +
+		`montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|(?:mo|di|mi|do|fr|sa|so)[.,]|` +
+		`lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo)[\s,.]*$`)
+	authorSplit = regexp.MustCompile(`\s*(?:,|&|;|\||\band\b|\bund\b|\bet\b|\by\b|\bи\b|、)\s*`)
+	emailRe     = regexp.MustCompile(`\S+@\S+\.\S+`)
+	handleRe    = regexp.MustCompile(`(^|\s)@\w+`)
 )
 
 // trimPart trims the separators and brackets around a part of an
@@ -983,7 +994,9 @@ func cleanAuthors(vals []string) []string {
 			continue
 		}
 		if d, ok := findDateAt(v); ok {
-			v = trailingDateLabel.ReplaceAllString(v[:d], "") // "Ann Lee | Published: 2 May 2021"
+			// "Ann Lee | Published: 2 May 2021", "Mike Lee Monday, May 3,
+			// 2021", "Tomas Spahn Fr, 18. Oktober 2019"
+			v = trailingDateLabel.ReplaceAllString(trailingWeekday.ReplaceAllString(v[:d], ""), "")
 		}
 		if i := strings.Index(v, " - "); i > 0 { // a role or a team after the name
 			v = v[:i]
