@@ -174,3 +174,23 @@ func TestClassBylineNamesAll(t *testing.T) {
 		}
 	}
 }
+
+// TestBylineRoles: a German role word that opens or ends a byline's name
+// ("Netzphilosophin", "Chefredakteur", a compound "…-Experte") goes, and
+// so does a role after a name's comma ("AP Sports Writer"); a role that
+// is all the byline names stays.
+func TestBylineRoles(t *testing.T) {
+	for v, want := range map[string]string{
+		"Von Netzphilosophin Lena Berg":        "Lena Berg",
+		"Tomas Weber Chefredakteur":            "Tomas Weber",
+		"HAFEN-Online-Experte Robin Kahl":      "Robin Kahl",
+		"By GREG MILLS, AP Sports Writer":      "GREG MILLS",
+		"Ann Lee, MS, RD":                      "Ann Lee|MS|RD",
+		"Harbour Contributor":                  "Harbour Contributor",
+		"Lena Berg und Tomas Weber, Redakteur": "Lena Berg|Tomas Weber",
+	} {
+		if got := strings.Join(cleanAuthors([]string{v}), "|"); got != want {
+			t.Errorf("%q: %q, want %q", v, got, want)
+		}
+	}
+}

@@ -1015,7 +1015,9 @@ func cleanAuthors(vals []string) []string {
 			if mayOpenByline(part) {
 				part = byPrefix.ReplaceAllString(part, "")
 			}
+			part = withoutRole(part)
 			switch {
+			case named && roleOnly(part): // "GREG BEACHAM, AP Sports Writer"
 			case named && isCredential(part) && len(words(part)) == 1:
 				out = append(out, part)
 			case isName(part):
@@ -1025,6 +1027,49 @@ func cleanAuthors(vals []string) []string {
 		}
 	}
 	return out
+}
+
+// roleStems end a word that names a writer's role in German, alone or
+// in a compound ("Chefredakteur", "FOCUS-Online-Experte",
+// "Netzphilosophin"); roleWords are the English words of a role that
+// ends a byline's part ("AP Sports Writer", "CNN Editor-at-large").
+var (
+	roleStems = []string{"experte", "expertin", "redakteur", "redakteurin", "korrespondent", "korrespondentin",
+		"kolumnist", "kolumnistin", "philosoph", "philosophin", "journalist", "journalistin", "reporterin"}
+	roleWords = set("writer", "reporter", "correspondent", "editor", "editor-at-large", "columnist", "contributor")
+)
+
+// roleWord says whether w names a role (roleStems; its last part after
+// a hyphen in a compound).
+func roleWord(w string) bool {
+	w = strings.ToLower(w)
+	return slices.ContainsFunc(roleStems, func(s string) bool { return strings.HasSuffix(w, s) })
+}
+
+// withoutRole is a byline's part without the German role word that opens
+// or ends it ("FOCUS-Online-Experte Robin Tschöpe", "Christoph Hein
+// Chefredakteur"), when two words or more are left.
+func withoutRole(p string) string {
+	ws := strings.Fields(p)
+	switch {
+	case len(ws) < 3:
+	case roleWord(ws[0]):
+		return strings.Join(ws[1:], " ")
+	case roleWord(ws[len(ws)-1]):
+		return strings.Join(ws[:len(ws)-1], " ")
+	}
+	return p
+}
+
+// roleOnly says whether a part after a name is the name's role (its last
+// word is one of roleWords or roleStems' words), which is no one's name.
+func roleOnly(p string) bool {
+	ws := strings.Fields(p)
+	if len(ws) == 0 || len(ws) > 5 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	return roleWords[strings.ToLower(last)] || roleWord(last)
 }
 
 // authorBoxOpeners open an author box's heading ("Über Steffi", "About
