@@ -50,7 +50,14 @@ func (d date) stamp() string {
 	if !d.hasTime || d.zone == "" {
 		return ""
 	}
-	return fmt.Sprintf("%sT%02d:%02d:%02d%s", d.day(), d.hh, d.mm, d.ss, d.zone)
+	if d.hh < 0 || d.hh > 99 || d.mm < 0 || d.mm > 99 || d.ss < 0 || d.ss > 99 {
+		return fmt.Sprintf("%sT%02d:%02d:%02d%s", d.day(), d.hh, d.mm, d.ss, d.zone)
+	}
+	b := make([]byte, 0, 19+len(d.zone)) // as Sprintf writes it, without its cost
+	b = append(b, d.day()...)
+	b = append(b, 'T', byte('0'+d.hh/10), byte('0'+d.hh%10), ':', byte('0'+d.mm/10), byte('0'+d.mm%10),
+		':', byte('0'+d.ss/10), byte('0'+d.ss%10))
+	return string(append(b, d.zone...))
 }
 
 // addDays is the calendar day n days after d, without its time of day.

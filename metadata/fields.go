@@ -1,7 +1,6 @@
 package metadata
 
 import (
-	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -912,16 +911,23 @@ func citationNames(vs []string) []string {
 // labelled reads Twitter's label/data pairs (twitter:label1 "Written by",
 // twitter:data1 "Ann Lee") for the given labels.
 func (c *collector) labelled(labels ...string) []string {
-	for i := 1; i <= 4; i++ {
-		l := strings.ToLower(strings.TrimSpace(firstOf(c.metas[fmt.Sprintf("twitter:label%d", i)])))
+	for i, key := range twitterLabels {
+		l := strings.ToLower(strings.TrimSpace(firstOf(c.metas[key])))
 		for _, want := range labels {
 			if l == want {
-				return c.metas[fmt.Sprintf("twitter:data%d", i)]
+				return c.metas[twitterData[i]]
 			}
 		}
 	}
 	return nil
 }
+
+// twitterLabels and twitterData are the keys of Twitter's first four
+// label/data pairs.
+var (
+	twitterLabels = [...]string{"twitter:label1", "twitter:label2", "twitter:label3", "twitter:label4"}
+	twitterData   = [...]string{"twitter:data1", "twitter:data2", "twitter:data3", "twitter:data4"}
+)
 
 // byLabelPrefix are the labels of a byline in languages whose word for
 // "by" is no preposition, with their colon: "Piše: Ivan Horvat"
