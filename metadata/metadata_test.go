@@ -371,6 +371,9 @@ func FuzzRead(f *testing.F) {
 	f.Add(`<h1>Thread</h1><a href="https://www.youtube.com/user/x">YouTube</a><p>Thread starter <a href="/members/ann_b.12/" class="username">ann_b</a></p>` +
 		`<ul><li><a href="/authors/x/">X Y</a></li><li><a href="/authors/z/">Z W</a></li></ul><a href="/author/ann-lee/">Alles von Ann Lee</a><a href="/author/ann-lee/">Ann Lee</a>` +
 		`<div itemscope itemtype="https://schema.org/Comment https://schema.org/Thing"><span itemprop="author">Bob</span></div><p>作者： 来源： 发布日期： 7/5/2005 9:23:57 PM</p>`)
+	// Headings with a kicker, a subtitle and their separators.
+	f.Add(`<title>A – b | S</title><h1><span class="kicker">K</span><span class="x"> – </span><span>A – b</span><small class="subtitle">Sub</small></h1>` +
+		`<h1><span itemprop="headline"><small>K</small><br>A b<br><small>01.02.2022</small></span></h1><h1><span class="a">K k</span><span>:</span></h1>`)
 	f.Fuzz(func(t *testing.T, page string) {
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
@@ -391,6 +394,9 @@ func FuzzRead(f *testing.F) {
 				if k == "" {
 					t.Fatal("empty source key")
 				}
+			}
+			if m.Title != strings.TrimSpace(m.Title) {
+				t.Fatalf("title %q not trimmed", m.Title)
 			}
 			for _, a := range m.Authors {
 				if a == "" || len(a) > 1<<10 {
