@@ -194,3 +194,24 @@ func TestBylineRoles(t *testing.T) {
 		}
 	}
 }
+
+// TestHCardUserName: an hCard byline (WordPress's "author vcard") gives
+// its one word, a user name the rules for a person's name refuse; a
+// one-word line no hCard marks, a label left alone and an administrator's
+// account give none.
+func TestHCardUserName(t *testing.T) {
+	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	for _, c := range []struct{ byline, want string }{
+		{`<span class="byline"> von <span class="author vcard"><a class="url fn n" href="/author/g1zz/">gizzmo</a></span></span>`, "gizzmo"},
+		{`<span class="byline"><span class="author vcard"><a class="url fn n" href="/author/f/">freeman1984</a></span></span>`, "freeman1984"},
+		{`<span class="byline"><span class="author">gizzmo</span></span>`, ""},
+		{`<span class="author vcard">Autor</span>`, ""},
+		{`<span class="author vcard"><a class="url fn n" href="/author/a/">wordpressadmin</a></span>`, ""},
+		{`<span class="author vcard"><a class="url fn n" href="/author/a/">Ann Lee</a></span>`, "Ann Lee"},
+	} {
+		page := `<html><head></head><body><h1>Harbour wall is done at last</h1>` + c.byline + body + `</body></html>`
+		if m := read(t, page, ""); strings.Join(m.Authors, "|") != c.want {
+			t.Errorf("%s: authors %q, want %q", c.byline, m.Authors, c.want)
+		}
+	}
+}

@@ -46,7 +46,7 @@ type collector struct {
 	textLang string // the language identified from the text where the page declares another or none
 	canon    string
 	base     *url.URL
-	bylines  []string // author lines, by their class
+	bylines  []byline // author lines, by their class
 	prefixed []string // lines that open with "By"
 	// datedBy are date lines that name their author first ("Von Anna
 	// Schmidt | 12. März 2021" in a class "meta"): the last resort of a
@@ -985,7 +985,7 @@ func (c *collector) lines(n *html.Node, k kinds) {
 	}
 	if author && len(c.bylines) < maxKept && !c.cardByline(t) && !containsAny(h, "author-bio", "authorbio", "about-author", "author-desc") &&
 		n.DataAtom != atom.Button && n.DataAtom != atom.Form && n.DataAtom != atom.Input && n.DataAtom != atom.Select {
-		c.bylines = append(c.bylines, c.nameIn(n, t))
+		c.bylines = append(c.bylines, byline{c.nameIn(n, t), hasClass(n, "vcard")})
 	}
 	if date && !author && len(c.datedBy) < maxKept && mayOpenByline(t) && byPrefix.MatchString(t) && !c.cardByline(t) {
 		c.datedBy = append(c.datedBy, t)
@@ -993,6 +993,20 @@ func (c *collector) lines(n *html.Node, k kinds) {
 	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
 		c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
 	}
+}
+
+// byline is the text of an element whose class says author; card says
+// that the element is an hCard (class "vcard": WordPress's "author
+// vcard"), which holds a name or a user name and nothing else.
+type byline struct {
+	text string
+	card bool
+}
+
+// hasClass says whether one of n's classes is class, in any case.
+func hasClass(n *html.Node, class string) bool {
+	v, ok := attrOK(n, "class")
+	return ok && slices.ContainsFunc(strings.Fields(v), func(c string) bool { return strings.EqualFold(c, class) })
 }
 
 // nameIn is the name in a byline element whose text is t: the text of a

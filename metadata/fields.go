@@ -783,10 +783,21 @@ func (c *collector) authorsBy(pageType, closing string, skipSite bool) listed {
 	// The first line a class names a byline that names a person gives
 	// the authors: every name it lists ("Von Anna Schmidt, Jan Berg
 	// und Eva Roth").
-	for _, b := range c.bylines {
+	for _, by := range c.bylines {
 		var line []string
+		b := by.text
 		if i := strings.IndexByte(b, '|'); i > 0 { // "Galo Ramírez | El Sol de México": the name, then the paper, a role or a date
 			b = b[:i]
+		}
+		if by.card {
+			// An hCard's one word is a user name ("gizzmo",
+			// "freeman1984"), which the rules for a person's name refuse;
+			// a label left without its name ("Autor") and a site's
+			// administrator account ("wordpressadmin") name no one.
+			v := strings.TrimSpace(byPrefix.ReplaceAllString(fold(b), ""))
+			if lv := strings.ToLower(v); len(strings.Fields(v)) == 1 && memberName(v) && !byWords[lv] && !strings.Contains(lv, "admin") {
+				return listed{[]string{v}, SourceByline}
+			}
 		}
 		for _, n := range personNames(cleanAuthors([]string{b})) {
 			// A class alone is weak evidence: a one-word line is a label
