@@ -215,3 +215,24 @@ func TestHCardUserName(t *testing.T) {
 		}
 	}
 }
+
+// TestBylineLineForms: a "Von" line ends at its first break after a
+// text (a dateline follows), a name a by-word gives after a date that
+// opens the line counts ("Posted on … by"), "Autoren" opens a byline
+// without a colon, and a heading that opens with that word and an "&"
+// ("Autoren & Themen") is none.
+func TestBylineLineForms(t *testing.T) {
+	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	for _, c := range []struct{ byline, want string }{
+		{`<p>Von <strong><a href="/a">Roland Berg</a></strong> und <strong><a href="/b">Sebastian Kahl</a></strong><br /> <span></span><br /> Kakuma /Kenia</p>`, "Roland Berg|Sebastian Kahl"},
+		{`<p><br /> Von Ann Lee</p>`, "Ann Lee"},
+		{`<div class="page-meta--author"> Posted on September 21, 2020 by Adi Kahn </div>`, "Adi Kahn"},
+		{`<p>Autoren Jelko Berg und Jutta Kahl</p>`, "Jelko Berg|Jutta Kahl"},
+		{`<h3 class="widgettitle">Autoren &amp; Themen</h3>`, ""},
+	} {
+		page := `<html><head></head><body><h1>Harbour wall is done at last</h1>` + c.byline + body + `</body></html>`
+		if m := read(t, page, ""); strings.Join(m.Authors, "|") != c.want {
+			t.Errorf("%s: authors %q, want %q", c.byline, m.Authors, c.want)
+		}
+	}
+}

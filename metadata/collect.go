@@ -1257,7 +1257,22 @@ func (c *collector) byLine(n *html.Node) {
 	if len(c.prefixed) >= maxKept || !inlineOnly(n) {
 		return
 	}
-	b := c.textBytes(n, 100) // element passes no script here
+	// The line ends at its first break after a text: a dateline may
+	// follow ("Von Ann Lee und Bob Stone<br>Kakuma").
+	var br *html.Node
+	text := false // a text stands before ch
+	for ch := n.FirstChild; ch != nil && br == nil; ch = ch.NextSibling {
+		switch {
+		case ch.DataAtom == atom.Br && text:
+			br = ch
+		case ch.Type == html.TextNode && strings.TrimSpace(ch.Data) != "", ch.Type == html.ElementNode && ch.DataAtom != atom.Br:
+			text = true
+		}
+	}
+	f := folder{b: c.buf[:0], max: 100}
+	f.walkFrom(n.FirstChild, br)
+	c.buf = f.b
+	b := f.b // element passes no script here
 	if len(b) == 0 || len(b) > 100 || !byPrefix.Match(b) || c.cardByline(string(b)) {
 		return
 	}

@@ -949,12 +949,17 @@ var (
 const byLabelPrefix = `(?:piše|avtor|autorius|autors|kirjoittaja|penulis|yazar|szerző|συντάκτης|tác giả)\s*[:：]\s*`
 
 var (
-	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?|veröffentlicht|geschrieben|verfasst|eingestellt|erstellt|publié|écrit|publicado|escrito)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?|veröffentlicht|geschrieben|verfasst|eingestellt|erstellt|publié|écrit|publicado|escrito)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in|en)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
 	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|piše|avtor|autorius|autors|kirjoittaja|penulis|συντάκτης|作者|by)\s*[:：]\s*`)
 	// trailingDateLabel is the label of the date a byline ends with, or
 	// the preposition alone before it, in small letters ("Par Matthieu
 	// Hy le 07 Mai 2020"; "Anh Le" is a name).
 	trailingDateLabel = regexp.MustCompile(`(?i)(?:\s*(?:` + updateLabels + `\pL*|published|posted|publicado|publié|veröffentlicht|erschienen|опубликовано)\s*(?:on|am|le|el|em|il)?|(?-i:\s+(?:on|am|le|el|em|il)))\s*[:：]?\s*$`)
+	// byAfterDate is the name a by-word names after a date that opens a
+	// byline ("… 2020 by Ann Lee"), and postedLabel the label before such
+	// a date ("Posted on").
+	byAfterDate = regexp.MustCompile(`(?i)\s(?:by|von|par|por)\s+(\S.*)$`)
+	postedLabel = regexp.MustCompile(`(?i)^\s*(?:posted|published|veröffentlicht|publié|publicado)?(?:\s+(?:on|am|le|el))?\s*`)
 	// trailingWeekday is the day's name that ends the text before a
 	// date, written out or, before a comma or a full stop, cut short.
 	trailingWeekday = regexp.MustCompile(`(?i)[\s,]*\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\.?,|` +
@@ -997,6 +1002,9 @@ func cleanAuthors(vals []string) []string {
 		}
 		if mayOpenByline(v) {
 			v = byPrefix.ReplaceAllString(v, "")
+			if t := strings.TrimSpace(v); strings.HasPrefix(t, "&") || hasPrefixFold(t, "und ") || hasPrefixFold(t, "and ") {
+				continue // a heading that opens with the word ("Autoren & Themen"), no byline
+			}
 		}
 		v = authorBoxWords(v)
 		if name, ok := koreanReporter(v); ok { // "홍길동 기자"
@@ -1013,7 +1021,11 @@ func cleanAuthors(vals []string) []string {
 		if d, ok := findDateAt(v); ok {
 			// "Ann Lee | Published: 2 May 2021", "Mike Lee Monday, May 3,
 			// 2021", "Tomas Spahn Fr, 18. Oktober 2019"
-			v = trailingDateLabel.ReplaceAllString(trailingWeekday.ReplaceAllString(v[:d], ""), "")
+			before := trailingDateLabel.ReplaceAllString(trailingWeekday.ReplaceAllString(v[:d], ""), "")
+			if m := byAfterDate.FindStringSubmatch(v[d:]); m != nil && strings.Trim(postedLabel.ReplaceAllString(before, ""), " |·•-–—,") == "" {
+				before = m[1] // "Posted on September 21, 2020 by Ann Lee"
+			}
+			v = before
 		}
 		if i := strings.Index(v, " - "); i > 0 { // a role or a team after the name
 			v = v[:i]
