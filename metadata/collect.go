@@ -396,13 +396,19 @@ func (c *collector) keepSubtitles() {
 }
 
 // headingPart is the text of the nodes of a heading from first up to
-// stop (nil: to the end), without the separators that open or end it.
+// stop (nil: to the end), without the separators that open or end it;
+// a guillemet stays, a quotation's mark as often as a separator
+// ("»Gute Löhne reichen nicht«").
 func (c *collector) headingPart(first, stop *html.Node) string {
 	f := folder{b: c.buf[:0], max: maxTotal, runOn: true}
 	f.walkFrom(first, stop)
 	c.buf = f.b
-	return strings.Trim(strings.TrimRight(string(f.b), "¶"), titleSeparatorMarks+" ")
+	return strings.Trim(strings.TrimRight(string(f.b), "¶"), partMarks)
 }
+
+// partMarks are the marks headingPart trims: the separators but the
+// guillemet, and white space.
+var partMarks = strings.ReplaceAll(titleSeparatorMarks, "»", "") + " "
 
 // headingBody is the element that holds a heading's text: the heading
 // n, or the element it wraps whole (<h1><span itemprop="headline">…),

@@ -1027,6 +1027,7 @@ func TestSecondLevelHeadline(t *testing.T) {
 func TestTitleKicker(t *testing.T) {
 	for _, c := range []struct{ name, h1, want string }{
 		{"kicker with a hidden colon", `<span class="article-heading__kicker">Harbour works</span><span class="visually-hidden">: </span><span class="article-heading__title">The quay wall is done at last</span>`, "The quay wall is done at last"},
+		{"a quotation after the kicker", `<span class="kicker">Löhne</span><span class="visually-hidden">: </span><span>»Gute Löhne reichen nicht«</span>`, "»Gute Löhne reichen nicht«"},
 		{"dachzeile", `<span class="dachzeile">Nach dem Sturm</span> <span class="headline">Fähren fahren wieder nach Fahrplan</span>`, "Fähren fahren wieder nach Fahrplan"},
 		{"overline and a colon element", `<span class="ts-overline">Tides and storms </span><span class="ts-colon">: </span><span class="ts-headline">How the marsh keeps its birds</span>`, "How the marsh keeps its birds"},
 		{"roofline before text", `<span class="header__roofline">Boats</span> Building a dinghy from plywood`, "Building a dinghy from plywood"},
