@@ -1068,8 +1068,8 @@ var (
 	roleWords = set("writer", "reporter", "correspondent", "editor", "editor-at-large", "columnist", "contributor")
 )
 
-// roleWord says whether w names a role (roleStems; its last part after
-// a hyphen in a compound).
+// roleWord says whether w names a role: one of roleStems ends it, alone
+// or as a compound's last part.
 func roleWord(w string) bool {
 	w = strings.ToLower(w)
 	return slices.ContainsFunc(roleStems, func(s string) bool { return strings.HasSuffix(w, s) })
