@@ -167,6 +167,8 @@ func TestClassBylineNamesAll(t *testing.T) {
 		{`<p class="byline">Carla Ruiz | Diario del Puerto</p>`, "Carla Ruiz"},
 		{`<div class="author">Tomas Berg Fr, 18. Oktober 2019</div>`, "Tomas Berg"},
 		{`<div class="author">Ann Lee</div><div class="author">Ann Lee</div>`, "Ann Lee"},
+		{`<div class="byline-section"><div class="attribution"><span class="who">Kevin Hale and Ann Lee</span> <span class="paper">HARBOUR TODAY</span></div><div class="when">Published 7:07 PM Nov 19, 2019</div></div>`, "Kevin Hale|Ann Lee"},
+		{`<div class="author-and-date"><div class="author-wrap"><div class="e">By</div><div class="e">Summer Lake</div><div class="e">-</div></div><div class="e">June 12, 2025</div></div>`, "Summer Lake"},
 	} {
 		page := `<html><head></head><body><h1>Harbour wall is done at last</h1>` + c.byline + body + `</body></html>`
 		if m := read(t, page, ""); strings.Join(m.Authors, "|") != c.want {

@@ -1024,10 +1024,14 @@ func (c *collector) nameIn(n *html.Node, t string) string {
 		return v
 	}
 	var kids []string
+	var first *html.Node
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		switch ch.Type {
 		case html.ElementNode:
 			if v := c.shortText(ch, maxLine); v != "" {
+				if first == nil {
+					first = ch
+				}
 				kids = append(kids, v)
 			}
 		case html.TextNode:
@@ -1037,6 +1041,16 @@ func (c *collector) nameIn(n *html.Node, t string) string {
 		}
 	}
 	if len(kids) > 1 {
+		if !inline(first.DataAtom) {
+			// A block of its own holds the names and the paper
+			// ("<div><span>Ann Lee</span> <span>USA TODAY</span></div>"
+			// above the date): the names are its first child, unless
+			// that names no one ("<div>By</div><div>Ann Lee</div>").
+			v := c.nameIn(first, kids[0])
+			if slices.ContainsFunc(personNames(cleanAuthors([]string{v})), func(n string) bool { return len(words(n)) >= 2 }) {
+				return v
+			}
+		}
 		return kids[0]
 	}
 	return t
