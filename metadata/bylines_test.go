@@ -160,8 +160,7 @@ func TestAuthorBoxWords(t *testing.T) {
 // names (the paper, a date) is no author, nor is the day's name before a
 // date.
 func TestClassBylineNamesAll(t *testing.T) {
-	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
-	for _, c := range []struct{ byline, want string }{
+	checkBylines(t, []bylineCase{
 		{`<p class="autorenzeile">Von Anna Schmidt, Jan Berg und Eva Roth</p>`, "Anna Schmidt|Jan Berg|Eva Roth"},
 		{`<div class="byline">By <a href="#">Ann Lee and Bob Stone</a><br><span>Monday, November 18, 2019, 04:05 pm</span></div>`, "Ann Lee|Bob Stone"},
 		{`<p class="byline">Carla Ruiz | Diario del Puerto</p>`, "Carla Ruiz"},
@@ -169,12 +168,7 @@ func TestClassBylineNamesAll(t *testing.T) {
 		{`<div class="author">Ann Lee</div><div class="author">Ann Lee</div>`, "Ann Lee"},
 		{`<div class="byline-section"><div class="attribution"><span class="who">Kevin Hale and Ann Lee</span> <span class="paper">HARBOUR TODAY</span></div><div class="when">Published 7:07 PM Nov 19, 2019</div></div>`, "Kevin Hale|Ann Lee"},
 		{`<div class="author-and-date"><div class="author-wrap"><div class="e">By</div><div class="e">Summer Lake</div><div class="e">-</div></div><div class="e">June 12, 2025</div></div>`, "Summer Lake"},
-	} {
-		page := `<html><head></head><body><h1>Harbour wall is done at last</h1>` + c.byline + body + `</body></html>`
-		if m := read(t, page, ""); strings.Join(m.Authors, "|") != c.want {
-			t.Errorf("%s: authors %q, want %q", c.byline, m.Authors, c.want)
-		}
-	}
+	})
 }
 
 // TestBylineRoles: a German role word that opens or ends a byline's name
@@ -202,20 +196,14 @@ func TestBylineRoles(t *testing.T) {
 // one-word line no hCard marks, a label left alone and an administrator's
 // account give none.
 func TestHCardUserName(t *testing.T) {
-	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
-	for _, c := range []struct{ byline, want string }{
+	checkBylines(t, []bylineCase{
 		{`<span class="byline"> von <span class="author vcard"><a class="url fn n" href="/author/g1zz/">gizzmo</a></span></span>`, "gizzmo"},
 		{`<span class="byline"><span class="author vcard"><a class="url fn n" href="/author/f/">freeman1984</a></span></span>`, "freeman1984"},
 		{`<span class="byline"><span class="author">gizzmo</span></span>`, ""},
 		{`<span class="author vcard">Autor</span>`, ""},
 		{`<span class="author vcard"><a class="url fn n" href="/author/a/">wordpressadmin</a></span>`, ""},
 		{`<span class="author vcard"><a class="url fn n" href="/author/a/">Ann Lee</a></span>`, "Ann Lee"},
-	} {
-		page := `<html><head></head><body><h1>Harbour wall is done at last</h1>` + c.byline + body + `</body></html>`
-		if m := read(t, page, ""); strings.Join(m.Authors, "|") != c.want {
-			t.Errorf("%s: authors %q, want %q", c.byline, m.Authors, c.want)
-		}
-	}
+	})
 }
 
 // TestBylineLineForms: a "Von" line ends at its first break after a
@@ -224,14 +212,25 @@ func TestHCardUserName(t *testing.T) {
 // without a colon, and a heading that opens with that word and an "&"
 // ("Autoren & Themen") is none.
 func TestBylineLineForms(t *testing.T) {
-	body := `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
-	for _, c := range []struct{ byline, want string }{
+	checkBylines(t, []bylineCase{
 		{`<p>Von <strong><a href="/a">Roland Berg</a></strong> und <strong><a href="/b">Sebastian Kahl</a></strong><br /> <span></span><br /> Kakuma /Kenia</p>`, "Roland Berg|Sebastian Kahl"},
 		{`<p><br /> Von Ann Lee</p>`, "Ann Lee"},
 		{`<div class="page-meta--author"> Posted on September 21, 2020 by Adi Kahn </div>`, "Adi Kahn"},
 		{`<p>Autoren Jelko Berg und Jutta Kahl</p>`, "Jelko Berg|Jutta Kahl"},
 		{`<h3 class="widgettitle">Autoren &amp; Themen</h3>`, ""},
-	} {
+	})
+}
+
+// bylineCase is a byline's markup below a headline and the authors read
+// from it, joined with "|" ("" for none).
+type bylineCase struct{ byline, want string }
+
+// checkBylines reads each case's byline on a page with a headline and a
+// paragraph of text.
+func checkBylines(t *testing.T, cases []bylineCase) {
+	t.Helper()
+	const body = `<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`
+	for _, c := range cases {
 		page := `<html><head></head><body><h1>Harbour wall is done at last</h1>` + c.byline + body + `</body></html>`
 		if m := read(t, page, ""); strings.Join(m.Authors, "|") != c.want {
 			t.Errorf("%s: authors %q, want %q", c.byline, m.Authors, c.want)

@@ -363,7 +363,8 @@ func (c *collector) heading(n *html.Node) *heading {
 	body := headingBody(n)
 	start := body.FirstChild
 	if rest, named := afterKicker(body); rest != nil {
-		if r := c.headingPart(rest, nil); len(words(r)) >= 2 && (named || len(words(t))-len(words(r)) < len(words(r))) {
+		r := c.headingPart(rest, nil)
+		if nr := len(words(r)); nr >= 2 && (named || len(words(t))-nr < nr) { // an unnamed kicker has fewer words
 			h.text, start = r, rest
 		}
 	}
@@ -415,20 +416,27 @@ var partMarks = strings.ReplaceAll(titleSeparatorMarks, "»", "") + " "
 // down to three levels.
 func headingBody(n *html.Node) *html.Node {
 	for range 3 {
-		var only *html.Node
-		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-			if blankNode(ch) {
-				continue
-			}
-			if only != nil || ch.Type != html.ElementNode {
-				return n
-			}
-			only = ch
-		}
-		if only == nil {
+		only := shownFrom(n.FirstChild)
+		if only == nil || only.Type != html.ElementNode || shownFrom(only.NextSibling) != nil {
 			return n
 		}
 		n = only
+	}
+	return n
+}
+
+// shownFrom is n or the first sibling after it that is no blankNode;
+// shownBack is n or the first one before it. Nil when there is none.
+func shownFrom(n *html.Node) *html.Node {
+	for n != nil && blankNode(n) {
+		n = n.NextSibling
+	}
+	return n
+}
+
+func shownBack(n *html.Node) *html.Node {
+	for n != nil && blankNode(n) {
+		n = n.PrevSibling
 	}
 	return n
 }
@@ -453,24 +461,18 @@ func blankNode(n *html.Node) bool {
 // <small> set below the headline by a <br> (a date and the categories);
 // nil when there is none.
 func trailingSubtitle(n *html.Node) *html.Node {
-	last := n.LastChild
-	for last != nil && blankNode(last) {
-		last = last.PrevSibling
-	}
+	last := shownBack(n.LastChild)
 	if last == nil || last.Type != html.ElementNode {
 		return nil
 	}
 	if strings.Contains(hint(last), "subtitle") {
 		return last
 	}
-	if last.DataAtom == atom.Small {
-		prev := last.PrevSibling
-		for prev != nil && blankNode(prev) {
-			prev = prev.PrevSibling
-		}
-		if prev != nil && prev.DataAtom == atom.Br {
-			return last
-		}
+	if last.DataAtom != atom.Small {
+		return nil
+	}
+	if prev := shownBack(last.PrevSibling); prev != nil && prev.DataAtom == atom.Br {
+		return last
 	}
 	return nil
 }
@@ -491,17 +493,8 @@ var kickerWords = []string{"kicker", "dachzeile", "roofline", "overline", "topli
 // class=\"visually-hidden\"> – </span>"): then the heading takes the
 // rest only when the kicker has fewer words.
 func afterKicker(n *html.Node) (rest *html.Node, named bool) {
-	var k *html.Node
-	for ch := n.FirstChild; ch != nil && k == nil; ch = ch.NextSibling {
-		switch {
-		case blankNode(ch):
-		case ch.Type == html.ElementNode:
-			k = ch
-		default:
-			return nil, false
-		}
-	}
-	if k == nil {
+	k := shownFrom(n.FirstChild)
+	if k == nil || k.Type != html.ElementNode {
 		return nil, false
 	}
 	named = kicker(k)
@@ -530,15 +523,8 @@ func afterKicker(n *html.Node) (rest *html.Node, named bool) {
 // (see afterKicker).
 func kicker(n *html.Node) bool {
 	if n.DataAtom == atom.Small {
-		for s := n.NextSibling; s != nil; s = s.NextSibling {
-			if s.Type == html.ElementNode {
-				return s.DataAtom == atom.Br
-			}
-			if s.Type == html.TextNode && strings.TrimSpace(s.Data) != "" {
-				return false
-			}
-		}
-		return false
+		next := shownFrom(n.NextSibling)
+		return next != nil && next.DataAtom == atom.Br
 	}
 	h := hint(n)
 	return h != "" && slices.ContainsFunc(kickerWords, func(w string) bool { return strings.Contains(h, w) })

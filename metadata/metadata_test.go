@@ -1025,26 +1025,21 @@ func TestSecondLevelHeadline(t *testing.T) {
 // the separators after it; an element that opens a heading without such a name (a
 // product's brand) and a forum thread's prefix label stay.
 func TestTitleKicker(t *testing.T) {
-	for _, c := range []struct{ name, h1, want string }{
-		{"kicker with a hidden colon", `<span class="article-heading__kicker">Harbour works</span><span class="visually-hidden">: </span><span class="article-heading__title">The quay wall is done at last</span>`, "The quay wall is done at last"},
-		{"a quotation after the kicker", `<span class="kicker">Löhne</span><span class="visually-hidden">: </span><span>»Gute Löhne reichen nicht«</span>`, "»Gute Löhne reichen nicht«"},
-		{"dachzeile", `<span class="dachzeile">Nach dem Sturm</span> <span class="headline">Fähren fahren wieder nach Fahrplan</span>`, "Fähren fahren wieder nach Fahrplan"},
-		{"overline and a colon element", `<span class="ts-overline">Tides and storms </span><span class="ts-colon">: </span><span class="ts-headline">How the marsh keeps its birds</span>`, "How the marsh keeps its birds"},
-		{"roofline before text", `<span class="header__roofline">Boats</span> Building a dinghy from plywood`, "Building a dinghy from plywood"},
-		{"a date as topline", `<span class="topline">27.01.2022</span>Ferry timetable for the spring season`, "Ferry timetable for the spring season"},
-		{"small over a break", `<small>Norway</small><br> New ferry line opens in the fjords`, "New ferry line opens in the fjords"},
-		{"a brand link", `<a class="brand-link" href="/brand/acme">Acme</a> <br>Folding Kayak Two Seats`, "Acme Folding Kayak Two Seats"},
-		{"a forum prefix label", `<span class="label label--blue">Question</span><span class="label-append">&nbsp;</span>Which paint for a wooden hull?`, "Question Which paint for a wooden hull?"},
-		{"one word after the kicker", `<span class="kicker">Boats</span> <span>Dinghies</span>`, "Boats Dinghies"},
-		{"small after the headline", `New ferry line opens <small>updated</small>`, "New ferry line opens updated"},
-		{"a separator of its own", `<span class="head_a1">Tides and zoonoses</span><span class="head_b2" aria-hidden="true"> – </span><span class="head_c3">How the marsh keeps its wading birds</span>`, "How the marsh keeps its wading birds"},
-		{"a separator of its own after the longer part", `<span>Energy, transport and a sustainable harbour economy</span><span> | </span><span>Topic: research</span>`, "Energy, transport and a sustainable harbour economy"},
-	} {
-		page := `<html><head></head><body><h1>` + c.h1 + `</h1><p>The harbour office wrote to every member about it.</p></body></html>`
-		if m := read(t, page, ""); m.Title != c.want {
-			t.Errorf("%s: title %q, want %q", c.name, m.Title, c.want)
-		}
-	}
+	checkTitles(t, []titleCase{
+		{"kicker with a hidden colon", ``, `<span class="article-heading__kicker">Harbour works</span><span class="visually-hidden">: </span><span class="article-heading__title">The quay wall is done at last</span>`, "The quay wall is done at last"},
+		{"a quotation after the kicker", ``, `<span class="kicker">Löhne</span><span class="visually-hidden">: </span><span>»Gute Löhne reichen nicht«</span>`, "»Gute Löhne reichen nicht«"},
+		{"dachzeile", ``, `<span class="dachzeile">Nach dem Sturm</span> <span class="headline">Fähren fahren wieder nach Fahrplan</span>`, "Fähren fahren wieder nach Fahrplan"},
+		{"overline and a colon element", ``, `<span class="ts-overline">Tides and storms </span><span class="ts-colon">: </span><span class="ts-headline">How the marsh keeps its birds</span>`, "How the marsh keeps its birds"},
+		{"roofline before text", ``, `<span class="header__roofline">Boats</span> Building a dinghy from plywood`, "Building a dinghy from plywood"},
+		{"a date as topline", ``, `<span class="topline">27.01.2022</span>Ferry timetable for the spring season`, "Ferry timetable for the spring season"},
+		{"small over a break", ``, `<small>Norway</small><br> New ferry line opens in the fjords`, "New ferry line opens in the fjords"},
+		{"a brand link", ``, `<a class="brand-link" href="/brand/acme">Acme</a> <br>Folding Kayak Two Seats`, "Acme Folding Kayak Two Seats"},
+		{"a forum prefix label", ``, `<span class="label label--blue">Question</span><span class="label-append">&nbsp;</span>Which paint for a wooden hull?`, "Question Which paint for a wooden hull?"},
+		{"one word after the kicker", ``, `<span class="kicker">Boats</span> <span>Dinghies</span>`, "Boats Dinghies"},
+		{"small after the headline", ``, `New ferry line opens <small>updated</small>`, "New ferry line opens updated"},
+		{"a separator of its own", ``, `<span class="head_a1">Tides and zoonoses</span><span class="head_b2" aria-hidden="true"> – </span><span class="head_c3">How the marsh keeps its wading birds</span>`, "How the marsh keeps its wading birds"},
+		{"a separator of its own after the longer part", ``, `<span>Energy, transport and a sustainable harbour economy</span><span> | </span><span>Topic: research</span>`, "Energy, transport and a sustainable harbour economy"},
+	})
 }
 
 // TestTitleSubtitle: a subtitle that ends the headline's element (its
@@ -1052,28 +1047,33 @@ func TestTitleKicker(t *testing.T) {
 // title unless a structured title of the page has it too; a kicker is
 // found inside an element the heading wraps whole.
 func TestTitleSubtitle(t *testing.T) {
-	for _, c := range []struct{ name, head, h1, want string }{
+	checkTitles(t, []titleCase{
 		{"a subtitle", ``, `<span class="entry-title-primary">The quay wall is done</span> <span class="entry-subtitle">Three years of work on the old harbour</span>`, "The quay wall is done"},
 		{"a subtitle the og:title has", `<meta property="og:title" content="The quay wall is done - Three years of work on the old harbour">`, `<span class="entry-title-primary">The quay wall is done</span> <span class="entry-subtitle">Three years of work on the old harbour</span>`, "The quay wall is done - Three years of work on the old harbour"},
 		{"a date and categories below a break", ``, `Spectators return to the boathouse<br><small><span class="icon"></span>&nbsp;02.02.2022 • News, Club</small>`, "Spectators return to the boathouse"},
 		{"a kicker inside a wrapper", ``, `<span class="post-title" itemprop="headline"><small>Session of the week</small><br>Pyramid of medley laps</span>`, "Pyramid of medley laps"},
 		{"a small inline word", ``, `Ferry timetable <small>(spring)</small>`, "Ferry timetable (spring)"},
-	} {
-		page := `<html><head>` + c.head + `</head><body><h1>` + c.h1 + `</h1><p>The harbour office wrote to every member about it.</p></body></html>`
-		if m := read(t, page, ""); m.Title != c.want {
-			t.Errorf("%s: title %q, want %q", c.name, m.Title, c.want)
-		}
-	}
+	})
 }
 
 // TestHeadingTail: a heading's short last segment is its own when a
 // structured title has it too, and goes as a site's or section's name
 // when none has it.
 func TestHeadingTail(t *testing.T) {
-	for _, c := range []struct{ name, head, h1, want string }{
+	checkTitles(t, []titleCase{
 		{"the title has the tail", `<title>Dog chases burglars away – witnesses sought | Harbour Press</title>`, `Dog chases burglars away – witnesses sought`, "Dog chases burglars away – witnesses sought"},
 		{"no title has the tail", `<title>Rivers in flood after the storm</title>`, `Rivers in flood after the storm - Weather Desk`, "Rivers in flood after the storm"},
-	} {
+	})
+}
+
+// titleCase is a page's head, its <h1>'s markup and the title read.
+type titleCase struct{ name, head, h1, want string }
+
+// checkTitles reads each case's title on a page with its head, its <h1>
+// and a paragraph below.
+func checkTitles(t *testing.T, cases []titleCase) {
+	t.Helper()
+	for _, c := range cases {
 		page := `<html><head>` + c.head + `</head><body><h1>` + c.h1 + `</h1><p>The harbour office wrote to every member about it.</p></body></html>`
 		if m := read(t, page, ""); m.Title != c.want {
 			t.Errorf("%s: title %q, want %q", c.name, m.Title, c.want)
