@@ -1080,3 +1080,35 @@ func checkTitles(t *testing.T, cases []titleCase) {
 		}
 	}
 }
+
+// TestSiteNameHeading: an <h1> that is as a whole a link to its own
+// site's front page is the site's name in the page header, not the
+// headline: the post's own <h1>, or an <h2> that ends the title after
+// the site's name, is. An <h2> that opens the title leaves the title to
+// the <title>, cut as before; a heading that links elsewhere stays.
+func TestSiteNameHeading(t *testing.T) {
+	const url = "https://harbournotes.example.org/2020/05/dog/"
+	for _, c := range []struct{ name, title, body, want, source string }{
+		{"a second <h1>", `Harbour Notes: Dog chases burglars away`,
+			`<h1 class="title"> <a href="https://harbournotes.example.org/"> Harbour Notes </a> </h1><h1>Dog chases burglars away</h1>`,
+			"Dog chases burglars away", SourceHeadline},
+		{"an <h2> that ends the title", `Harbour Notes » Blog Archive » Dog chases burglars away`,
+			`<h1><a href="/">Harbour Notes</a></h1><h2>Signs of the Coast</h2><h2 class="posttitle"><a href="/2020/05/dog/">Dog chases burglars away</a></h2>`,
+			"Dog chases burglars away", SourceHeadline},
+		{"an <h2> that opens the title", `Dog chases burglars away | Harbour Notes`,
+			`<h1><a href="http://www.harbournotes.example.org">Harbour Notes</a></h1><h2>Dog chases burglars away - Harbour Notes</h2>`,
+			"Dog chases burglars away", SourceTitleTag},
+		{"a link to another site", `Harbour Notes: Dog chases burglars away`,
+			`<h1><a href="https://dogs.example.net/">Dog chases burglars away</a></h1>`,
+			"Dog chases burglars away", SourceHeadline},
+		{"a link to the post", `Dog chases burglars away | Harbour Notes`,
+			`<h1><a href="/2020/05/dog/">Dog chases burglars away</a></h1>`,
+			"Dog chases burglars away", SourceHeadline},
+	} {
+		page := `<html><head><title>` + c.title + `</title></head><body>` + c.body + `<p>The harbour office wrote to every member about it.</p></body></html>`
+		m := read(t, page, url)
+		if m.Title != c.want || m.Sources["title"] != c.source {
+			t.Errorf("%s: title %q from %q, want %q from %q", c.name, m.Title, m.Sources["title"], c.want, c.source)
+		}
+	}
+}
