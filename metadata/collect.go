@@ -175,7 +175,7 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 	for i, h := range c.heads {
 		t := c.cutHeading(h.text, site)
 		cuts[i] = t
-		if sameText(t, site) || c.namesSite(h) {
+		if sameText(t, site) || siteLike(t, site) || c.namesSite(h) {
 			continue
 		}
 		if len(refs) == 0 && i == 0 {

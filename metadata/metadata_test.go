@@ -1112,3 +1112,15 @@ func TestSiteNameHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteLikeHeading: an <h1> that is the site's name without its
+// domain ending ("Harbour" on a site that calls itself "Harbour.de")
+// agrees with a <title> only through the site's name in it: it is passed
+// over for the headline's <h1> (the case's markup closes the first
+// <h1> and opens a second).
+func TestSiteLikeHeading(t *testing.T) {
+	checkTitles(t, []titleCase{
+		{"site name without its ending", `<meta property="og:site_name" content="Harbour.de"><title>Coastal Travel Guide — Harbour</title>`,
+			`Harbour</h1><h1>Coastal Travel Guide`, "Coastal Travel Guide"},
+	})
+}
