@@ -559,7 +559,7 @@ func afterKicker(n *html.Node) (rest *html.Node, named bool) {
 		return nil, false
 	}
 	named = kicker(k)
-	set := false // an element of its own sets a separator after k
+	set := endsWithSeparator(k) // or an element of its own sets a separator after k
 	for ch := k.NextSibling; ch != nil; ch = ch.NextSibling {
 		switch {
 		case blankNode(ch), ch.DataAtom == atom.Br,
@@ -578,6 +578,19 @@ func afterKicker(n *html.Node) (rest *html.Node, named bool) {
 		}
 	}
 	return nil, false
+}
+
+// endsWithSeparator says whether the text of n ends with a separator
+// mark: a section's name set with its separator in one element before
+// the headline ("<div class=\"entry-section\"><a>Local News | </a></div>").
+func endsWithSeparator(n *html.Node) bool {
+	f := folder{max: 200}
+	if !f.walk(n) {
+		return false
+	}
+	t := strings.TrimRight(string(f.b), " \t\r\n\u00a0")
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return t != "" && strings.ContainsRune(titleSeparatorMarks, r)
 }
 
 // kicker says whether the element that opens a heading is its kicker

@@ -1031,6 +1031,8 @@ func TestTitleKicker(t *testing.T) {
 		{"dachzeile", ``, `<span class="dachzeile">Nach dem Sturm</span> <span class="headline">Fähren fahren wieder nach Fahrplan</span>`, "Fähren fahren wieder nach Fahrplan"},
 		{"overline and a colon element", ``, `<span class="ts-overline">Tides and storms </span><span class="ts-colon">: </span><span class="ts-headline">How the marsh keeps its birds</span>`, "How the marsh keeps its birds"},
 		{"roofline before text", ``, `<span class="header__roofline">Boats</span> Building a dinghy from plywood`, "Building a dinghy from plywood"},
+		{"a section with its separator", ``, `<div class="entry-section"><a href="/local-news/">Local News | </a></div> <span class="dfm-title">Dog chases burglars away from the harbour</span>`, "Dog chases burglars away from the harbour"},
+		{"a chapter number with its dash", ``, `<span class="autonumber"><span>15 - </span></span>Tutorial: Sweep and Loft`, "Tutorial: Sweep and Loft"},
 		{"a date as topline", ``, `<span class="topline">27.01.2022</span>Ferry timetable for the spring season`, "Ferry timetable for the spring season"},
 		{"small over a break", ``, `<small>Norway</small><br> New ferry line opens in the fjords`, "New ferry line opens in the fjords"},
 		{"a brand link", ``, `<a class="brand-link" href="/brand/acme">Acme</a> <br>Folding Kayak Two Seats`, "Acme Folding Kayak Two Seats"},
