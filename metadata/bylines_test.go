@@ -125,6 +125,9 @@ func TestSiteNamedAuthor(t *testing.T) {
 		{`<meta name="author" content="No Author">`, ``, ""},
 		{`<meta name="author" content="L'Opinion">`, ``, "L'Opinion"},
 		{`<meta name="author" content="Anna Weber">`, `<p>By Emmanuelle Ducros</p>`, "Anna Weber"},
+		{`<meta name="author" content="Le Journal (www.lopinion.fr)">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
+		{`<meta name="author" content="Lopinion.fr-Redaktion">`, `<p>By Emmanuelle Ducros</p>`, "Emmanuelle Ducros"},
+		{`<meta name="author" content="Anna Lopinion.franke">`, `<p>By Emmanuelle Ducros</p>`, "Anna Lopinion.franke"},
 	} {
 		m := read(t, page(c.head, c.byline), "https://www.lopinion.fr/a-park-opens")
 		if got := strings.Join(m.Authors, ", "); got != c.want {

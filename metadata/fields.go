@@ -698,11 +698,35 @@ func (c *collector) siteNamed(names []string) bool {
 		label, domain = alnumKey(strings.Split(c.host, ".")[0]), alnumKey(c.host)
 	}
 	for _, n := range names {
-		if k := alnumKey(n); k == "" || k != site && k != label && k != domain {
+		if k := alnumKey(n); k == "" || k != site && k != label && k != domain && !writesDomain(n, c.host) {
 			return false
 		}
 	}
 	return true
+}
+
+// writesDomain says whether the name n writes the registered domain
+// host as a word of its own ("Deutsche Welle (www.dw.com)" on dw.com,
+// "JuraForum.de-Redaktion" on juraforum.de): the publisher's name.
+func writesDomain(n, host string) bool {
+	if host == "" || !strings.Contains(host, ".") {
+		return false
+	}
+	l := strings.ToLower(n)
+	for i := strings.Index(l, host); i >= 0; {
+		end := i + len(host)
+		before := i == 0 || !asciiAlnum(l[i-1]) && l[i-1] != '-'
+		after := end == len(l) || !asciiAlnum(l[end])
+		if before && after {
+			return true
+		}
+		j := strings.Index(l[i+1:], host)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // alnumKey is s lower-cased, its letters and digits alone.
