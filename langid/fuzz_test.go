@@ -10,7 +10,8 @@ import (
 // FuzzTextScans holds the byte-level scans of words.go and cjk.go to
 // their rune-by-rune definitions on any text, valid UTF-8 or not:
 // mayHaveCJK finds every ideograph, kana and Hangul letter that byScript
-// counts, and wordsOf yields the runs of letters and marks.
+// counts, wordsOf yields the runs of letters and marks, and lowerASCII
+// lower-cases an ASCII word as lowerInto does.
 func FuzzTextScans(f *testing.F) {
 	for _, s := range []string{"", "The end.", "It’s “quoted” — ok", "Привет, мир", "北京市政府", "ｶﾀｶﾅ ᄀ 한국",
 		"naïve café", "e\u0301te\u0301", "\xe4\xb8", "a\xffb", "x新y"} {
@@ -26,6 +27,11 @@ func FuzzTextScans(f *testing.F) {
 		want := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) })
 		if !slices.Equal(got, want) {
 			t.Errorf("wordsOf(%q) = %q, want %q", s, got, want)
+		}
+		for _, w := range got {
+			if lw, ascii := lowerASCII(nil, w); ascii && string(lw) != string(lowerInto(nil, w)) {
+				t.Errorf("lowerASCII(%q) = %q, want %q", w, lw, lowerInto(nil, w))
+			}
 		}
 	})
 }

@@ -53,8 +53,9 @@ var commonWords = map[string]string{
 // wordLists is commonWords indexed for decide: each word maps to the set
 // of languages (bits, in the order of langs) that have it.
 type wordLists struct {
-	langs []string          // bit i is langs[i]
-	words map[string]uint64 // word -> languages
+	langs   []string          // bit i is langs[i]
+	words   map[string]uint64 // word -> languages
+	longest int               // bytes of the longest word
 }
 
 func newWordLists(codes map[string]bool) *wordLists {
@@ -68,6 +69,7 @@ func newWordLists(codes map[string]bool) *wordLists {
 		wl.langs = append(wl.langs, c)
 		for _, w := range strings.Fields(ws) {
 			wl.words[w] |= bit
+			wl.longest = max(wl.longest, len(w))
 		}
 	}
 	return wl
@@ -120,7 +122,14 @@ func (wl *wordLists) count(text string) wordCounts {
 		if len(w) > len(buf) {
 			continue
 		}
-		set := wl.words[string(lowerInto(buf[:0], w))]
+		lw, ascii := lowerASCII(buf[:0], w)
+		if !ascii {
+			lw = lowerInto(buf[:0], w)
+		}
+		if len(lw) > wl.longest {
+			continue // no list has a word this long
+		}
+		set := wl.words[string(lw)]
 		for set != 0 {
 			i := bits.TrailingZeros64(set)
 			c.counts[i]++
@@ -269,6 +278,20 @@ func wordsOf(s string) func(yield func(string) bool) {
 // firstMark is the first code point of unicode.Mn (U+0300, the
 // combining grave accent): a rune below it is no mark.
 const firstMark = 0x300
+
+// lowerASCII appends w lower-cased to buf when w, a run of letters, is
+// all ASCII (ascii); it stops at the first other byte and reports false
+// then. The words of most texts are ASCII, and lowerInto decodes runes.
+func lowerASCII(buf []byte, w string) (lw []byte, ascii bool) {
+	for i := 0; i < len(w); i++ {
+		b := w[i]
+		if b >= utf8.RuneSelf {
+			return buf, false
+		}
+		buf = append(buf, b|0x20) // a letter: its small form
+	}
+	return buf, true
+}
 
 // lowerInto appends w lower-cased to buf.
 func lowerInto(buf []byte, w string) []byte {
