@@ -174,8 +174,25 @@ var doubleSurnames = []string{"欧阳", "歐陽", "司马", "司馬", "上官", 
 // cjkLabelled says whether a byline's text t opens with one of the labels
 // of cjkByPrefix and a name in ideographs after it.
 func cjkLabelled(t string) bool {
+	if !mayHaveHanOrKana(t) {
+		return false
+	}
 	loc := byPrefix.FindStringIndex(t)
 	return loc != nil && cjkFirst(t[loc[1]:])
+}
+
+// mayHaveHanOrKana is a cheap test before the byline pattern: false
+// only where t has no ideograph or kana, all of which are written from
+// U+2E80 on: in UTF-8 with a first byte above 0xE2, or 0xE2 and then
+// 0xBA or more (the dashes and quotes of U+2000 to U+206F, which
+// Latin-script bylines have, pass as none).
+func mayHaveHanOrKana(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if b := t[i]; b > 0xe2 || b == 0xe2 && i+1 < len(t) && t[i+1] >= 0xba {
+			return true
+		}
+	}
+	return false
 }
 
 // describes says whether an author value describes a site or lists its

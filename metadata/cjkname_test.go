@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -285,4 +286,28 @@ func FuzzChineseCredits(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHanOrKanaFirstByte: every ideograph and kana that hanOrKana knows
+// is written with a first byte mayHaveHanOrKana looks for.
+func TestHanOrKanaFirstByte(t *testing.T) {
+	for _, tab := range []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana} {
+		for _, r16 := range tab.R16 {
+			for r := rune(r16.Lo); r <= rune(r16.Hi); r += rune(r16.Stride) {
+				if !mayHaveHanOrKana(string(r)) {
+					t.Fatalf("%U: first byte %#x", r, string(r)[0])
+				}
+			}
+		}
+		for _, r32 := range tab.R32 {
+			for r := rune(r32.Lo); r <= rune(r32.Hi); r += rune(r32.Stride) {
+				if !mayHaveHanOrKana(string(r)) {
+					t.Fatalf("%U: first byte %#x", r, string(r)[0])
+				}
+			}
+		}
+	}
+	if mayHaveHanOrKana("Von Anna Weber, naïve café — “quoted”") {
+		t.Error("a Latin byline with punctuation may have ideographs")
+	}
 }
