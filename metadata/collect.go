@@ -175,7 +175,7 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 	for i, h := range c.heads {
 		t := c.cutHeading(h.text, site)
 		cuts[i] = t
-		if sameText(t, site) || siteLike(t, site) || c.namesSite(h) {
+		if sameText(t, site) || siteLike(t, site) || c.namesSite(h) || leadIn(t) {
 			continue
 		}
 		if len(refs) == 0 && i == 0 {
@@ -216,6 +216,14 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 		return c.heads[0], cuts[0], false
 	}
 	return nil, "", false
+}
+
+// leadIn says whether a heading ends with a colon: it leads into what
+// follows ("Erik Demaine's Folding and Unfolding:" over the page's
+// "The Fold-and-Cut Problem"), and no gold title of wcxb-dev-even or the
+// trafilatura set ends with one.
+func leadIn(t string) bool {
+	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")
 }
 
 // namesSite says whether the heading h is the site's name: a link to
@@ -476,7 +484,7 @@ func homeLink(n *html.Node) string {
 		if only.DataAtom == atom.A {
 			href := strings.TrimSpace(attr(only, "href"))
 			if u, err := url.Parse(href); err == nil && u.RawQuery == "" && u.Fragment == "" &&
-				(u.Path == "/" || u.Host != "" && u.Path == "") && (u.Host == "" || u.Scheme == "http" || u.Scheme == "https") {
+				(u.Path == "/" || u.Host != "" && u.Path == "") && (u.Scheme == "" || u.Scheme == "http" || u.Scheme == "https") {
 				return href
 			}
 			return ""

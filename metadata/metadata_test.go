@@ -1100,6 +1100,9 @@ func TestSiteNameHeading(t *testing.T) {
 		{"an <h2> that opens the title", `Dog chases burglars away | Harbour Notes`,
 			`<h1><a href="http://www.harbournotes.example.org">Harbour Notes</a></h1><h2>Dog chases burglars away - Harbour Notes</h2>`,
 			"Dog chases burglars away", SourceTitleTag},
+		{"a scheme-relative link", `Harbour Notes: Dog chases burglars away`,
+			`<h1><a href="//harbournotes.example.org/">Harbour Notes</a></h1><h1>Dog chases burglars away</h1>`,
+			"Dog chases burglars away", SourceHeadline},
 		{"a link to another site", `Harbour Notes: Dog chases burglars away`,
 			`<h1><a href="https://dogs.example.net/">Dog chases burglars away</a></h1>`,
 			"Dog chases burglars away", SourceHeadline},
@@ -1116,13 +1119,15 @@ func TestSiteNameHeading(t *testing.T) {
 }
 
 // TestSiteLikeHeading: an <h1> that is the site's name without its
-// domain ending ("Harbour" on a site that calls itself "Harbour.de")
-// agrees with a <title> only through the site's name in it: it is passed
-// over for the headline's <h1> (the case's markup closes the first
-// <h1> and opens a second).
+// domain ending ("Harbour" on a site that calls itself "Harbour.de"), or
+// one that ends with a colon, agrees with a <title> only through the
+// site's name in it: it is passed over for the headline's <h1> (the
+// case's markup closes the first <h1> and opens a second).
 func TestSiteLikeHeading(t *testing.T) {
 	checkTitles(t, []titleCase{
 		{"site name without its ending", `<meta property="og:site_name" content="Harbour.de"><title>Coastal Travel Guide — Harbour</title>`,
 			`Harbour</h1><h1>Coastal Travel Guide`, "Coastal Travel Guide"},
+		{"a heading that leads in", `<title>The Fold-and-Cut Problem (Ann Lee)</title>`,
+			`<a href="../">Ann Lee</a>'s Folding and Unfolding:</h1><h1>The Fold-and-Cut Problem`, "The Fold-and-Cut Problem"},
 	})
 }
