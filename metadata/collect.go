@@ -60,7 +60,7 @@ type collector struct {
 	cardEnd      int
 	shown        []shown    // <time> elements and short lines whose class says date, in document order
 	heads        []*heading // the first maxHeads <h1>s, with the text below each
-	homeHeads    int        // how many of heads link to a site's front page (rootHref)
+	homeHeads    int        // how many of heads link to a front page (homeLink)
 	subs         []*heading // on a page without an <h1> so far but the site's name, its first maxHeads <h2>s
 	anchor       *heading   // the headline among them (see headline)
 	anchorCut    string     // its text with the site's name cut off
@@ -136,9 +136,10 @@ func (h *heading) follow(t string) {
 //
 // cut is the headline's text with the site's name cut off (cutSite).
 func (c *collector) headline(site string) (h *heading, cut string, agreed bool) {
-	named := 0 // headings that name the site (namesSite)
-	for _, h := range c.heads {
-		if c.namesSite(h) {
+	var siteHead [maxHeads]bool // the headings that name the site (namesSite), asked once
+	named := 0
+	for i, h := range c.heads {
+		if siteHead[i] = c.namesSite(h); siteHead[i] {
 			named++
 		}
 	}
@@ -175,7 +176,7 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 	for i, h := range c.heads {
 		t := c.cutHeading(h.text, site)
 		cuts[i] = t
-		if sameText(t, site) || siteLike(t, site) || c.namesSite(h) || leadIn(t) {
+		if sameText(t, site) || siteLike(t, site) || siteHead[i] || leadIn(t) {
 			continue
 		}
 		if len(refs) == 0 && i == 0 {
@@ -195,7 +196,7 @@ func (c *collector) headline(site string) (h *heading, cut string, agreed bool) 
 	var split []bool    // whether the ref has two segments or more
 	for i, h := range c.heads {
 		t := cuts[i]
-		if sameText(t, site) || siteLike(t, c.host) || c.namesSite(h) {
+		if sameText(t, site) || siteLike(t, c.host) || siteHead[i] {
 			continue
 		}
 		if firsts == nil {
@@ -459,13 +460,23 @@ var partMarks = strings.ReplaceAll(titleSeparatorMarks, "»", "") + " "
 // down to three levels.
 func headingBody(n *html.Node) *html.Node {
 	for range 3 {
-		only := shownFrom(n.FirstChild)
-		if only == nil || only.Type != html.ElementNode || shownFrom(only.NextSibling) != nil {
+		only := soleElement(n)
+		if only == nil {
 			return n
 		}
 		n = only
 	}
 	return n
+}
+
+// soleElement is the one element n holds when it shows nothing else
+// (blank nodes aside), nil otherwise.
+func soleElement(n *html.Node) *html.Node {
+	only := shownFrom(n.FirstChild)
+	if only == nil || only.Type != html.ElementNode || shownFrom(only.NextSibling) != nil {
+		return nil
+	}
+	return only
 }
 
 // homeLink is the address a heading n links to when the heading is that
@@ -477,8 +488,8 @@ func headingBody(n *html.Node) *html.Node {
 // told once the page's address is known (namesSite).
 func homeLink(n *html.Node) string {
 	for range 4 {
-		only := shownFrom(n.FirstChild)
-		if only == nil || only.Type != html.ElementNode || shownFrom(only.NextSibling) != nil {
+		only := soleElement(n)
+		if only == nil {
 			return ""
 		}
 		if only.DataAtom == atom.A {

@@ -713,20 +713,18 @@ func writesDomain(n, host string) bool {
 		return false
 	}
 	l := strings.ToLower(n)
-	for i := strings.Index(l, host); i >= 0; {
+	for from := 0; ; {
+		i := strings.Index(l[from:], host)
+		if i < 0 {
+			return false
+		}
+		i += from
 		end := i + len(host)
-		before := i == 0 || !asciiAlnum(l[i-1]) && l[i-1] != '-'
-		after := end == len(l) || !asciiAlnum(l[end])
-		if before && after {
+		if (i == 0 || !asciiAlnum(l[i-1]) && l[i-1] != '-') && (end == len(l) || !asciiAlnum(l[end])) {
 			return true
 		}
-		j := strings.Index(l[i+1:], host)
-		if j < 0 {
-			break
-		}
-		i += 1 + j
+		from = i + 1
 	}
-	return false
 }
 
 // alnumKey is s lower-cased, its letters and digits alone.
