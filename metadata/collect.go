@@ -19,7 +19,12 @@ import (
 // Bounds of what the walk keeps: a page is read in one pass, and these
 // keep a hostile page from making the pass hold much.
 const (
-	maxKept   = 32       // bylines, time elements, dated lines kept
+	maxKept = 32 // bylines and dated lines kept
+	// maxShown is how many time elements and date lines are kept: a
+	// news page's sidebars and players may show dozens before the
+	// article's own, just above its headline (rus.ruvr.ru's pages of
+	// daniel-ru: 32 <time>s of the latest news before it).
+	maxShown  = 256
 	maxLDText = 1 << 20  // JSON-LD bytes parsed in all
 	maxLine   = 200      // a byline or dated line longer than this is text
 	maxValues = 64       // values kept per meta key
@@ -412,13 +417,57 @@ func (c *collector) heading(n *html.Node) *heading {
 			h.text, start = r, rest
 		}
 	}
-	if sub := trailingSubtitle(body); sub != nil {
+	var end *html.Node // the heading's date line, which ends it; nil for none
+	if d := trailingDate(body); d != nil {
+		if r := c.headingPart(start, d); len(words(r)) >= 2 {
+			h.text, end = r, d
+			if len(c.shown) < maxShown {
+				c.shown = append(c.shown, shown{text: c.shortText(d, maxDateLine), hint: hint(d), pos: c.pos})
+			}
+		}
+	}
+	if sub := trailingSubtitle(body, end); sub != nil {
 		if r := c.headingPart(start, sub); len(words(r)) >= 2 {
 			h.withSub, h.text = h.text, r
 			h.sub = c.headingPart(sub, sub.NextSibling)
 		}
 	}
 	return h
+}
+
+// trailingDate is the last element of a heading's element n when it is
+// a date line alone ("<h1>Вагон сошел с рельсов&nbsp;<span> 06.01.12
+// 08:49</span></h1>"): the page's date, set in its headline, and no
+// part of the title; nil when there is none.
+func trailingDate(n *html.Node) *html.Node {
+	last := shownBack(n.LastChild)
+	if last == nil || last.Type != html.ElementNode || shownBack(last.PrevSibling) == nil {
+		return nil
+	}
+	f := folder{max: maxDateLine}
+	if !f.walk(last) {
+		return nil
+	}
+	if t := string(f.b); dateOnly(t) {
+		return last
+	}
+	return nil
+}
+
+// dateOnly says whether t is a date line and nothing more: a date (two
+// digits of a year will do, "06.01.12"), a time, a weekday's or a
+// month's name and a label, at most three words of letters.
+func dateOnly(t string) bool {
+	if _, ok := findDate(t); !ok && !shortYearRe.MatchString(t) {
+		return false
+	}
+	letters := 0
+	for range strings.FieldsFuncSeq(t, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if letters++; letters > 3 {
+			return false
+		}
+	}
+	return true
 }
 
 // keepSubtitles gives back their subtitle to the headings whose
@@ -526,7 +575,7 @@ func shownBack(n *html.Node) *html.Node {
 func blankNode(n *html.Node) bool {
 	switch n.Type {
 	case html.TextNode:
-		return strings.TrimSpace(n.Data) == ""
+		return strings.TrimFunc(n.Data, unicode.IsSpace) == "" // a no-break space too
 	case html.CommentNode:
 		return true
 	case html.ElementNode:
@@ -539,9 +588,13 @@ func blankNode(n *html.Node) bool {
 // last element when its class or id says subtitle ("<small
 // class=\"article-subtitle\">", Amazon's "productSubtitle"), or a
 // <small> set below the headline by a <br> (a date and the categories);
-// nil when there is none.
-func trailingSubtitle(n *html.Node) *html.Node {
+// nil when there is none. A date line that ends the heading (end, nil
+// for none) stands after the subtitle.
+func trailingSubtitle(n, end *html.Node) *html.Node {
 	last := shownBack(n.LastChild)
+	if end != nil {
+		last = shownBack(end.PrevSibling)
+	}
 	if last == nil || last.Type != html.ElementNode {
 		return nil
 	}
@@ -908,7 +961,7 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 			}
 		}
 	case atom.Time:
-		if len(c.shown) < maxKept && !inComments {
+		if len(c.shown) < maxShown && !inComments {
 			h := hint(n)
 			if n.Parent != nil {
 				h += " " + hint(n.Parent)
@@ -1078,7 +1131,7 @@ func (c *collector) lines(n *html.Node, k kinds) {
 	if date && !author && len(c.datedBy) < maxKept && mayOpenByline(t) && byPrefix.MatchString(t) && !c.cardByline(t) {
 		c.datedBy = append(c.datedBy, t)
 	}
-	if (date || author) && len(c.shown) < maxKept && n.DataAtom != atom.Time {
+	if (date || author) && len(c.shown) < maxShown && n.DataAtom != atom.Time {
 		c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
 	}
 }

@@ -934,6 +934,29 @@ func (c *collector) written(d date) bool {
 	return found
 }
 
+// nearFirst is the order in which dates' first pass reads c.shown: those
+// above the headline from the nearest up, then the rest in document
+// order. Above the headline a date line stands right over it; what
+// stands further up is the last item of a list of other news (daniel-ru's
+// rus.ruvr.ru pages: "Вчера, 15:09" in a sidebar 50 bytes of text before
+// the article's own <time>).
+func (c *collector) nearFirst() []int {
+	order := make([]int, len(c.shown))
+	above := 0
+	if c.anchor != nil {
+		for above < len(c.shown) && c.shown[above].pos < c.anchor.pos {
+			above++
+		}
+	}
+	for j := range order {
+		order[j] = j
+		if j < above {
+			order[j] = above - 1 - j
+		}
+	}
+	return order
+}
+
 // updatedBefore is an update label right before a date.
 var updatedBefore = regexp.MustCompile(`(?i)` + updateLabels + `[^0-9]{0,16}$`)
 
@@ -1136,8 +1159,14 @@ func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageT
 	visAfter := false // vis stands below the headline
 	// Near the headline first, then below it, then anywhere.
 	unread := make([]bool, len(c.shown)) // no date in it: not read again on a later pass
+	order := c.nearFirst()
 	for pass := range 3 {
-		for i, sh := range c.shown {
+		for j := range c.shown {
+			i := j
+			if pass == 0 {
+				i = order[j]
+			}
+			sh := c.shown[i]
 			if vis.ok() {
 				break
 			}

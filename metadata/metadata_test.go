@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -1130,4 +1131,41 @@ func TestSiteLikeHeading(t *testing.T) {
 		{"a heading that leads in", `<title>The Fold-and-Cut Problem (Ann Lee)</title>`,
 			`<a href="../">Ann Lee</a>'s Folding and Unfolding:</h1><h1>The Fold-and-Cut Problem`, "The Fold-and-Cut Problem"},
 	})
+}
+
+func TestHeadlineDateLine(t *testing.T) {
+	body := `<p>` + strings.Repeat("A coal wagon left the rails near the station. ", 12) + `</p>`
+	header := `<p>Wed, 10.04.2025 10:29</p>` // the day the page was saved, in the site's header
+	for _, c := range []struct{ name, page, title, want string }{
+		{"a date line ends the headline", header + `<h1>Wagon leaves the rails&nbsp;<span> 06.01.25&nbsp;08:49</span></h1>` + body,
+			"Wagon leaves the rails", "2025-01-06"},
+		{"after a subtitle", header + `<h1>Wagon leaves the rails<br><small>No one was hurt</small>&nbsp;<span>6 January 2025, 08:49</span></h1>` + body,
+			"Wagon leaves the rails", "2025-01-06"},
+		{"a headline that is a date", `<h1>The <span>6 January 2025</span></h1>` + body, "The 6 January 2025", ""},
+		{"a number is no date line", `<h1>Top apps of <span>2025</span></h1>` + body, "Top apps of 2025", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := read(t, `<html><body>`+c.page+`</body></html>`, "")
+			if m.Title != c.title {
+				t.Errorf("title %q, want %q", m.Title, c.title)
+			}
+			if c.want != "" && m.Published != c.want {
+				t.Errorf("published %q from %q, want %q", m.Published, m.Sources["published"], c.want)
+			}
+		})
+	}
+}
+
+func TestNearestDateAboveHeadline(t *testing.T) {
+	var list strings.Builder
+	for i := range 40 { // more <time>s than a page used to keep
+		fmt.Fprintf(&list, `<li><a href="/n/%d">Other news %d</a> <time datetime="2025-04-%02dT10:00:00">10:00</time></li>`, i, i, 1+i%28)
+	}
+	page := `<html><body><ul class="latest">` + list.String() + `</ul><article><header>` +
+		`<time class="article-time" datetime="2025-01-06T08:39:00">6 January 2025</time>` +
+		`<h1>Kuznetsov named the most valuable player</h1></header><p>` +
+		strings.Repeat("The forward scored thirteen points in seven games. ", 12) + `</p></article></body></html>`
+	if m := read(t, page, ""); m.Published != "2025-01-06" {
+		t.Errorf("published %q from %q, want 2025-01-06", m.Published, m.Sources["published"])
+	}
 }
