@@ -1565,7 +1565,8 @@ func hasPrefixFold(s, w string) bool {
 
 // byWords open a byline (byPrefix and authorLabel say the same in full).
 var byWords = set("by", "von", "par", "por", "di", "door", "av", "de", "от", "автор", "авторы", "autor", "autorin",
-	"autoren", "auteur", "auteurs", "author", "authors", "written", "posted", "published", "reviewed", "edited",
+	"autoren", "auteur", "auteurs", "author", "authors", "written", "posted", "published", "reviewed", "edited", "reported",
+	"analysis", "opinion", "commentary", "interview",
 	"text", "story", "words", "photo", "photos", "veröffentlicht", "geschrieben", "verfasst", "eingestellt", "erstellt", "publié", "écrit",
 	"publicado", "escrito", "作者", "著者", "筆者", "执笔", "執筆", "撰文", "文", "撰稿", "记者", "記者",
 	"本报记者", "本報記者", "特约记者", "特約記者",

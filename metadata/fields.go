@@ -971,7 +971,7 @@ var (
 const byLabelPrefix = `(?:piše|avtor|autorius|autors|kirjoittaja|penulis|yazar|szerző|συντάκτης|tác giả)\s*[:：]\s*`
 
 var (
-	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|text|story|words|photos?|veröffentlicht|geschrieben|verfasst|eingestellt|erstellt|publié|écrit|publicado|escrito)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in|en)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
+	byPrefix    = regexp.MustCompile(`(?i)^\s*(?:(?:(?:written|posted|published|reviewed|edited|reported|text|story|words|photos?|analysis|opinion|commentary|interview|veröffentlicht|geschrieben|verfasst|eingestellt|erstellt|publié|écrit|publicado|escrito)\s+)?(?:by|von|par|por|di|door|av|af|de|του|της|от|автор(?:ы)?|autor(?:in|en)?|auteur|author|written by)\s*[:\-]?\s+|` + byLabelPrefix + `|` + cjkByPrefix + `)`)
 	authorLabel = regexp.MustCompile(`(?i)^\s*(?:authors?|autor(?:en|in|/in)?|auteurs?|автор(?:ы)?|текст|text|texte|tekst|teksti|yazar|szerző|tác giả|forfatter|författare|oleh|piše|avtor|autorius|autors|kirjoittaja|penulis|συντάκτης|作者|by)\s*[:：]\s*`)
 	// trailingDateLabel is the label of the date a byline ends with, or
 	// the preposition alone before it, in small letters ("Par Matthieu

@@ -240,6 +240,8 @@ func TestCleanAuthors(t *testing.T) {
 		"Von Hans Meier | 12.03.2021":            {"Hans Meier"},
 		"Autor: Jan Nowak":                       {"Jan Nowak"},
 		"written by Ann Lee, PhD":                {"Ann Lee", "PhD"},
+		"Analysis by Chris Lee":                  {"Chris Lee"},
+		"Opinion by Ann Lee":                     {"Ann Lee"},
 		"https://example.com/author/annlee":      nil,
 		"Текст: Венера Ерофеева":                 {"Венера Ерофеева"},
 		"Autor/in: Korinna Hennig":               {"Korinna Hennig"},
