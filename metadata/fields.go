@@ -1057,6 +1057,7 @@ func cleanAuthors(vals []string) []string {
 			v = handleRe.ReplaceAllString(v, "$1")
 		}
 		named := false // a name of this value stands before
+		kept := len(out)
 		parts := []string{v}
 		if maySplit(v) {
 			parts = authorSplit.Split(v, -1)
@@ -1067,6 +1068,16 @@ func cleanAuthors(vals []string) []string {
 				part = byPrefix.ReplaceAllString(part, "")
 			}
 			part = withoutRole(part)
+			if legalEntity(part) {
+				// "Ann Lee, Acme Media GmbH"; what follows a company is
+				// its address ("Olympia-Verlag GmbH, Nürnberg, Germany"),
+				// and a legal form alone ends the company's name ("Acme,
+				// Inc.").
+				if !strings.Contains(part, " ") {
+					out = out[:kept]
+				}
+				break
+			}
 			switch {
 			case named && roleOnly(part): // "GREG BEACHAM, AP Sports Writer"
 			case named && isCredential(part) && len(words(part)) == 1:
@@ -1079,6 +1090,36 @@ func cleanAuthors(vals []string) []string {
 	}
 	return out
 }
+
+// legalEntity says whether v names a company by its legal form: a
+// suffix ("SmartEtailing Inc", "wegewerk GmbH", "Interline Pro Co.",
+// "NATURSTROM AG"), the form alone ("Inc." after "Acme,"), or a Russian
+// form before the name ("ООО «Ромашка»").
+// A meta tag's author of this kind is the site's owner, its publisher or
+// the agency that built it, no writer (no gold author of wcxb-dev-even
+// and one of the trafilatura set's 500 is one), and a page with no
+// writer has no author.
+func legalEntity(v string) bool {
+	fs := strings.Fields(strings.TrimRight(v, " ,;)"))
+	if len(fs) == 0 {
+		return false
+	}
+	if len(fs) > 1 && legalPrefixes[fs[0]] {
+		return true
+	}
+	last := fs[len(fs)-1]
+	return legalSuffixes[last] || legalSuffixesFold[strings.ToLower(strings.TrimRight(last, "."))]
+}
+
+// legalSuffixes are legal forms written as they are (an "Ag" or a "Co"
+// without its stop ends a person's name: "Emily Co"); legalSuffixesFold
+// are compared in small letters, without a final stop; legalPrefixes
+// stand before the name.
+var (
+	legalSuffixes     = set("AG", "Co.", "KG", "SE", "S.A.", "SA", "B.V.", "N.V.", "S.p.A.", "S.r.l.", "e.V.", "Oy", "AB", "ASA", "A/S")
+	legalSuffixesFold = set("inc", "llc", "l.l.c", "ltd", "gmbh", "corp", "plc", "sarl", "s.a.s", "pty", "kft", "sp. z o.o", "s.a.r.l")
+	legalPrefixes     = set("ООО", "ОАО", "ЗАО", "ПАО", "АО", "ТОВ", "ПрАТ")
+)
 
 // roleStems end a word that names a writer's role in German, alone or
 // in a compound ("Chefredakteur", "FOCUS-Online-Experte",
