@@ -417,8 +417,17 @@ func (c *collector) heading(n *html.Node) *heading {
 			h.text, start = r, rest
 		}
 	}
-	var end *html.Node // the heading's date line, which ends it; nil for none
-	if d := trailingDate(body); d != nil {
+	// What ends the heading's element and is no part of its title: a
+	// count of its comments, the page's date line (end: the first of
+	// them; nil for none).
+	var end *html.Node
+	if n := trailingCount(body, nil); n != nil {
+		if r := c.headingPart(start, n); len(words(r)) >= 2 {
+			h.text, end = r, n
+		}
+	}
+	h.text = withoutSourceNote(h.text)
+	if d := trailingDate(body, end); d != nil {
 		if r := c.headingPart(start, d); len(words(r)) >= 2 {
 			h.text, end = r, d
 			if len(c.shown) < maxShown {
@@ -435,20 +444,72 @@ func (c *collector) heading(n *html.Node) *heading {
 	return h
 }
 
-// trailingDate is the last element of a heading's element n when it is
-// a date line alone ("<h1>Вагон сошел с рельсов&nbsp;<span> 06.01.12
-// 08:49</span></h1>"): the page's date, set in its headline, and no
-// part of the title; nil when there is none.
-func trailingDate(n *html.Node) *html.Node {
+// withoutSourceNote is a heading's text t without the note of the site
+// its story comes from, which a news aggregator sets after the headline
+// ("… Guarantee Jobs (latimes.com)"), when two words or more are left.
+func withoutSourceNote(t string) string {
+	if !strings.HasSuffix(t, ")") {
+		return t
+	}
+	i := strings.LastIndexByte(t, '(')
+	if i <= 0 || !domainName.MatchString(strings.TrimSpace(t[i+1:len(t)-1])) {
+		return t
+	}
+	if rest := strings.TrimRight(t[:i], " \u00a0"); len(words(rest)) >= 2 {
+		return rest
+	}
+	return t
+}
+
+// lastBefore is the last element among the children of n before end
+// (nil: of them all) when some text stands before it; nil otherwise.
+func lastBefore(n, end *html.Node) *html.Node {
 	last := shownBack(n.LastChild)
+	if end != nil {
+		last = shownBack(end.PrevSibling)
+	}
 	if last == nil || last.Type != html.ElementNode || shownBack(last.PrevSibling) == nil {
 		return nil
 	}
-	f := folder{max: maxDateLine}
-	if !f.walk(last) {
+	return last
+}
+
+// trailingDate is the last element of a heading's element n before end
+// (nil: of them all) when it is a date line alone ("<h1>Вагон сошел с
+// рельсов&nbsp;<span> 06.01.12 08:49</span></h1>"): the page's date, set
+// in its headline, and no part of the title; nil when there is none.
+func trailingDate(n, end *html.Node) *html.Node {
+	last := lastBefore(n, end)
+	if last == nil {
 		return nil
 	}
-	if t := string(f.b); dateOnly(t) {
+	f := folder{max: maxDateLine}
+	if f.walk(last) && dateOnly(string(f.b)) {
+		return last
+	}
+	return nil
+}
+
+// trailingCount is the last element of a heading's element n before end
+// when it counts the page's comments: its class or id, or the fragment
+// it (or the link it wraps) links to, names them, and its short text has
+// a number
+// ("…<a class=\"count-comments-link\" href=\"#comment\">Комментарии: 12</a></h1>").
+func trailingCount(n, end *html.Node) *html.Node {
+	last := lastBefore(n, end)
+	if last == nil {
+		return nil
+	}
+	link := last
+	if only := soleElement(last); only != nil {
+		link = only // <span><a href="/story/1#comments">87</a></span>
+	}
+	href := strings.ToLower(attr(link, "href"))
+	if !strings.Contains(hint(last), "comment") && !strings.Contains(href, "#comment") {
+		return nil
+	}
+	f := folder{max: 40}
+	if f.walk(last) && strings.ContainsAny(string(f.b), "0123456789") {
 		return last
 	}
 	return nil

@@ -1177,3 +1177,22 @@ func TestNearestDateAboveHeadline(t *testing.T) {
 		t.Errorf("published %q from %q, want 2025-01-06", m.Published, m.Sources["published"])
 	}
 }
+
+func TestHeadingTrailers(t *testing.T) {
+	body := `<p>` + strings.Repeat("The astrologer wrote a book about men and marriage. ", 12) + `</p>`
+	for _, c := range []struct{ name, page, want string }{
+		{"a count of comments", `<h1>Astrology tells who divorces<a class="count-comments-link" href="#comment">Comments:&nbsp;<span>12</span></a></h1>`,
+			"Astrology tells who divorces"},
+		{"a link to the comments", `<h1><span>Grads find no jobs</span> <span><a href="/story/1#comments">87</a></span></h1>`, "Grads find no jobs"},
+		{"an aggregator's source note", `<h1><span><a href="/story/1">Grads find no jobs</a> <a class="story-sourcelnk" href="https://news.example/1"> (latimes.com) </a></span></h1>`,
+			"Grads find no jobs"},
+		{"words in brackets stay", `<h1>Grads find no jobs (in 2025)</h1>`, "Grads find no jobs (in 2025)"},
+		{"a number that is no count", `<h1>Top apps of <span class="year">2025</span></h1>`, "Top apps of 2025"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, `<html><body>`+c.page+body+`</body></html>`, ""); m.Title != c.want {
+				t.Errorf("title %q, want %q", m.Title, c.want)
+			}
+		})
+	}
+}
