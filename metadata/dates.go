@@ -833,7 +833,7 @@ func (c *collector) scanDates(now time.Time) (date, int) {
 				if len(t) > scanText || !strings.ContainsAny(t, "0123456789") {
 					continue
 				}
-				if d, ok := findDate(t); ok && d.valid(now) && !sentence(t) {
+				if d, at, ok := findDatePos(t); ok && d.valid(now) && !sentence(t) && !memberBefore.MatchString(t[max(0, at-40):at]) {
 					count[d.day()]++
 					days[d.day()] = d
 				}
@@ -961,15 +961,31 @@ func (c *collector) nearFirst() []int {
 var updatedBefore = regexp.MustCompile(`(?i)` + updateLabels + `[^0-9]{0,16}$`)
 
 // firstUnlabelled returns s from its first date not labelled as an
-// update on ("Updated January 8, 2026 · Published March 3, 2021" gives
-// the text from "March 3"); "" when every date is an update's.
+// update or as the day somebody joined (memberBefore) on ("Updated
+// January 8, 2026 · Published March 3, 2021" gives the text from "March
+// 3"); "" when every date is an update's.
 func firstUnlabelled(s string) string {
+	return firstDateNot(s, func(before string) bool {
+		return updatedBefore.MatchString(before) || memberBefore.MatchString(before)
+	})
+}
+
+// firstNotJoined is firstUnlabelled for the member labels alone: the
+// opening of a main text may be a forum post's profile box or a blog's
+// sidebar ("Blog名:洞庭一叶 … 建立于:2004年10月6日").
+func firstNotJoined(s string) string {
+	return firstDateNot(s, memberBefore.MatchString)
+}
+
+// firstDateNot returns s from its first date whose 40 bytes before it
+// are no label that skip refuses; "" when there is none.
+func firstDateNot(s string, skip func(before string) bool) string {
 	for rest, off := s, 0; ; {
 		_, at, ok := findDatePos(rest)
 		if !ok {
 			return ""
 		}
-		if !updatedBefore.MatchString(s[max(0, off+at-40) : off+at]) {
+		if !skip(s[max(0, off+at-40) : off+at]) {
 			return rest[at:]
 		}
 		skip := at + yearEnd(rest[at:]) // past the year that ends the date
@@ -1012,6 +1028,30 @@ var updateLabelWords = []string{"modified", "edited", "revised", "aktualisiert",
 	"ενημέρωση", "diperbarui", "dikemaskini", "cập nhật", "ažurirano", "posodobljeno", "actualitzat", "atnaujinta",
 	"atjaunots", "atjaunināts", "uuendatud", "muudetud", "עודכן", "تحديث", "अपडेट", "อัปเดต", "수정", "更新", "最后更新",
 	"最後更新", "最終更新", "修改"}
+
+// memberLabelWords label the day a user joined a forum or a site, or a
+// blog was set up ("Joined: Mar 2009" in a forum post's profile box,
+// "Mitglied seit", "注册时间", a blog's "建立于:2004年10月6日"): no
+// page's publication nor its modification.
+var memberLabelWords = []string{"joined", "join date", "member since", "registered", "registration date", "signed up",
+	"mitglied seit", "registriert seit", "dabei seit", "membre depuis", "inscrit le", "inscrit depuis", "miembro desde",
+	"registrado", "membro desde", "iscritto", "zarejestrowany", "dołączył", "lid sinds", "geregistreerd", "на сайте с",
+	"зарегистрирован", "регистрация", "с нами с", "注册", "註冊", "加入时间", "加入時間", "建立于", "建立於", "登録日", "가입일"}
+
+// memberBefore is a member label right before a date, memberOpens one
+// that opens a text.
+var (
+	memberBefore = regexp.MustCompile(`(?i)(?:` + strings.Join(memberLabelWords, "|") + `)[^0-9]{0,16}$`)
+	memberOpens  = regexp.MustCompile(`(?i)^\s*(?:` + strings.Join(memberLabelWords, "|") + `)`)
+)
+
+// joinedDate says whether a shown date is the day somebody joined: its
+// element's class or id says so ("joined", "regdate", "member-since") or
+// its text opens with a member label.
+func joinedDate(sh shown) bool {
+	return containsAny(sh.hint, "joined", "regdate", "joindate", "join-date", "member-since", "membersince") ||
+		!sh.value && memberOpens.MatchString(sh.text)
+}
 
 // updateLabels are the words that label a modification date, or a
 // thread's latest activity ("Last post: 01/12/2025" on a forum, whose
@@ -1178,6 +1218,10 @@ func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageT
 			if sh.value || strings.Contains(sh.hint, "pubdate") {
 				source = SourceTime
 			}
+			if joinedDate(sh) {
+				unread[i] = true
+				continue
+			}
 			dst := &vis
 			if updateLabel(sh) {
 				dst = &out.modified
@@ -1219,7 +1263,7 @@ func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageT
 		// it wins over a dated line above the headline (the last item of
 		// a sidebar's list of other articles).
 		var line date
-		if c.anchor != nil && take(&line, c.anchor.line, SourceByline, false) && !opensWithUpdate(c.anchor.line) {
+		if c.anchor != nil && take(&line, firstNotJoined(c.anchor.line), SourceByline, false) && !opensWithUpdate(c.anchor.line) {
 			line.near = true
 			vis = line
 		}
@@ -1277,7 +1321,7 @@ func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageT
 			}
 			head = head[:cut]
 		}
-		take(&out.published, head, SourceText, false)
+		take(&out.published, firstNotJoined(head), SourceText, false)
 	}
 	if !out.published.ok() && (authored(pageType) || pageType == "service") {
 		// A service page's dates are its offers' and its news items',

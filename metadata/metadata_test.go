@@ -1196,3 +1196,21 @@ func TestHeadingTrailers(t *testing.T) {
 		})
 	}
 }
+
+func TestJoinedDate(t *testing.T) {
+	body := `<p>` + strings.Repeat("The gearbox makes a grinding noise when cold, and the oil was changed last week. ", 8) + `</p>`
+	for _, c := range []struct{ name, page, want string }{
+		{"a profile box's class", `<h1>Gearbox noise when cold</h1><div class="userinfo"><a href="/u/7">ann</a><div class="joindate">09 Mar 2009</div></div>` +
+			`<span class="postdate">05 May 2020</span>` + body, "2020-05-05"},
+		{"a label in the line", `<h1>Gearbox noise when cold</h1><div class="userinfo">Posts: 112 · Joined: 09 March 2009</div>` +
+			`<p>ann wrote on 05 May 2020:</p>` + body, "2020-05-05"},
+		{"a blog's sidebar in the text", `<div id="content"><p>Blog名:洞庭一叶 日志:279 评论:587 建立于:2004年10月6日</p>` +
+			`<p>` + strings.Repeat("长梦千年何日醒，睡乡谁遣警钟鸣？腥风血雨难为我，好个江山忍送人！", 6) + `</p><p>发表于 2005年9月15日</p></div>`, "2005-09-15"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m := read(t, `<html><body>`+c.page+`</body></html>`, ""); m.Published != c.want {
+				t.Errorf("published %q from %q, want %q", m.Published, m.Sources["published"], c.want)
+			}
+		})
+	}
+}
