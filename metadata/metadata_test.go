@@ -419,8 +419,9 @@ func FuzzRead(f *testing.F) {
 // TestTitleHan cuts the site's name or section from a Chinese title at
 // the marks such titles join them with, without spaces: an underscore, a
 // full-width bar, a dash between two characters that are no ASCII letters
-// or digits. A dash in a name or a number stays, and a title kept whole
-// keeps its marks as they were.
+// or digits; a segment written as an organisation's name ("自由電子報")
+// goes at either end, unless it is the longest. A dash in a name or a
+// number stays, and a title kept whole keeps its marks as they were.
 func TestTitleHan(t *testing.T) {
 	for title, want := range map[string]string{
 		"海滨小城举办首届风筝节_沿海新闻网":                       "海滨小城举办首届风筝节",
@@ -431,6 +432,10 @@ func TestTitleHan(t *testing.T) {
 		"新冠COVID-19疫苗接种指南":                        "新冠COVID-19疫苗接种指南",
 		"大话四川-[原创]朋友,请正确客观认识凉山、西昌！错误信息[麻辣社区]":     "大话四川-[原创]朋友,请正确客观认识凉山、西昌！错误信息[麻辣社区]",
 		"蔡健雅_百度百科": "蔡健雅_百度百科",
+		"貧血 小心大腸癌上身 - 自由電子報 即時新聞": "貧血 小心大腸癌上身",
+		"自由電子報 - 流感再奪2命 累計20死":    "流感再奪2命 累計20死",
+		"多運動 薪水高 ｜即時新聞｜中時電子報":     "多運動 薪水高",
+		"全家人周末一起去看国家大剧院_新闻":       "全家人周末一起去看国家大剧院",
 	} {
 		page := `<html><head><title>` + title + `</title></head><body><p>正文</p></body></html>`
 		if m := read(t, page, ""); m.Title != want {
