@@ -121,7 +121,7 @@ func (h *heading) follow(t string) {
 		return
 	}
 	if h.line == "" && len(t) <= maxDateLine && strings.ContainsAny(t, "0123456789") &&
-		!opensWithUpdate(h.prevText) && !memberOpens.MatchString(h.prevText) { // "Updated" <span>January 8, 2026</span>, "Joined:" <span>…
+		!opensWithUpdate(h.prevText) && !opensWithMember(h.prevText) { // "Updated" <span>January 8, 2026</span>, "Joined:" <span>…
 		if _, ok := findDate(t); ok {
 			h.line = t
 		}

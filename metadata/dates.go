@@ -963,7 +963,7 @@ var updatedBefore = regexp.MustCompile(`(?i)` + updateLabels + `[^0-9]{0,16}$`)
 // firstUnlabelled returns s from its first date not labelled as an
 // update or as the day somebody joined (memberBefore) on ("Updated
 // January 8, 2026 · Published March 3, 2021" gives the text from "March
-// 3"); "" when every date is an update's.
+// 3"); "" when every date is an update's or a member's.
 func firstUnlabelled(s string) string {
 	return firstDateNot(s, func(before string) bool {
 		return updatedBefore.MatchString(before) || memberBefore.MatchString(before)
@@ -1038,19 +1038,24 @@ var memberLabelWords = []string{"joined", "join date", "member since", "register
 	"registrado", "membro desde", "iscritto", "zarejestrowany", "dołączył", "lid sinds", "geregistreerd", "на сайте с",
 	"зарегистрирован", "регистрация", "с нами с", "注册", "註冊", "加入时间", "加入時間", "建立于", "建立於", "登録日", "가입일"}
 
-// memberBefore is a member label right before a date, memberOpens one
-// that opens a text.
-var (
-	memberBefore = regexp.MustCompile(`(?i)(?:` + strings.Join(memberLabelWords, "|") + `)[^0-9]{0,16}$`)
-	memberOpens  = regexp.MustCompile(`(?i)^\s*(?:` + strings.Join(memberLabelWords, "|") + `)`)
-)
+// memberBefore is a member label right before a date.
+var memberBefore = regexp.MustCompile(`(?i)(?:` + strings.Join(memberLabelWords, "|") + `)[^0-9]{0,16}$`)
+
+// memberLabelIndex holds the member labels by their first bytes.
+var memberLabelIndex = labelIndex(memberLabelWords)
+
+// opensWithMember says whether t opens with a member label after ASCII
+// white space.
+func opensWithMember(t string) bool {
+	return opensWithLabel(strings.TrimLeft(t, asciiSpace), &memberLabelIndex)
+}
 
 // joinedDate says whether a shown date is the day somebody joined: its
 // element's class or id says so ("joined", "regdate", "member-since") or
 // its text opens with a member label.
 func joinedDate(sh shown) bool {
 	return containsAny(sh.hint, "joined", "regdate", "joindate", "join-date", "member-since", "membersince") ||
-		!sh.value && memberOpens.MatchString(sh.text)
+		!sh.value && opensWithMember(sh.text)
 }
 
 // updateLabels are the words that label a modification date, or a
@@ -1087,10 +1092,8 @@ func updateLabelAt(t string) bool {
 	if t == "" {
 		return false
 	}
-	for _, l := range updateLabelIndex[t[0]] {
-		if _, ok := cutPrefixFold(t, l); ok {
-			return true
-		}
+	if opensWithLabel(t, &updateLabelIndex) {
+		return true
 	}
 	if t[0]|0x20 != 'l' {
 		return false
@@ -1105,6 +1108,20 @@ func updateLabelAt(t string) bool {
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// opensWithLabel says whether t opens with one of the labels of the
+// index x (labelIndex), in any case.
+func opensWithLabel(t string, x *[256][]string) bool {
+	if t == "" {
+		return false
+	}
+	for _, l := range x[t[0]] {
+		if _, ok := cutPrefixFold(t, l); ok {
+			return true
 		}
 	}
 	return false
@@ -1214,13 +1231,13 @@ func (c *collector) dates(u *url.URL, text string, now, fetched time.Time, pageT
 			if unread[i] || pass == 0 && !near || pass == 1 && !after {
 				continue
 			}
-			source := SourceByline
-			if sh.value || strings.Contains(sh.hint, "pubdate") {
-				source = SourceTime
-			}
 			if joinedDate(sh) {
 				unread[i] = true
 				continue
+			}
+			source := SourceByline
+			if sh.value || strings.Contains(sh.hint, "pubdate") {
+				source = SourceTime
 			}
 			dst := &vis
 			if updateLabel(sh) {

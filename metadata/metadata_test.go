@@ -1209,6 +1209,10 @@ func TestJoinedDate(t *testing.T) {
 			`<span class="postdate">05 May 2020</span>` + body, "2020-05-05"},
 		{"a label in the line", `<h1>Gearbox noise when cold</h1><div class="userinfo">Posts: 112 · Joined: 09 March 2009</div>` +
 			`<p>ann wrote on 05 May 2020:</p>` + body, "2020-05-05"},
+		{"a date element that opens with the label", `<h1>Gearbox noise when cold</h1><span class="date">Joined: 09 Mar 2009</span>` +
+			`<span class="postdate">05 May 2020</span>` + body, "2020-05-05"},
+		{"a label in the text before", `<h1>Gearbox noise when cold</h1><dl><dt>Registered</dt><dd>09 Mar 2009</dd></dl>` +
+			`<p>ann wrote on 05 May 2020:</p>` + body, "2020-05-05"},
 		{"a blog's sidebar in the text", `<div id="content"><p>Blog名:洞庭一叶 日志:279 评论:587 建立于:2004年10月6日</p>` +
 			`<p>` + strings.Repeat("长梦千年何日醒，睡乡谁遣警钟鸣？腥风血雨难为我，好个江山忍送人！", 6) + `</p><p>发表于 2005年9月15日</p></div>`, "2005-09-15"},
 	} {

@@ -125,6 +125,27 @@ func TestOpensWithUpdate(t *testing.T) {
 	}
 }
 
+// memberWords is opensWithMember as a pattern, its reference.
+var memberWords = regexp.MustCompile(`(?i)^\s*(?:` + strings.Join(memberLabelWords, "|") + `)`)
+
+// TestOpensWithMember holds opensWithMember to its pattern (memberWords),
+// in any case.
+func TestOpensWithMember(t *testing.T) {
+	var cases []string
+	for _, w := range memberLabelWords {
+		r, n := utf8.DecodeRuneInString(w)
+		cases = append(cases, w+": 12.03.2021", strings.ToUpper(w)+" 12.03.2021", "  "+string(unicode.ToUpper(r))+w[n:]+" 12.03.2021")
+	}
+	r := strings.NewReplacer("a", "joined ", "b", "Mitglied seit ", "海", "注册", "Né", "ЗАРЕГИСТРИРОВАН ")
+	for _, s := range append(cases, randomTexts(20000)...) {
+		for _, s := range []string{s, r.Replace(s)} {
+			if got, want := opensWithMember(s), memberWords.MatchString(s); got != want {
+				t.Errorf("opensWithMember(%q) = %v, memberWords says %v", s, got, want)
+			}
+		}
+	}
+}
+
 // TestValueKinds holds valueKinds, which looks a value's places up by
 // their first two bytes (hintSeconds), to its definition: the kinds of
 // the hint words that start anywhere in the value, ASCII letters in any
