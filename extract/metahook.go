@@ -11,7 +11,9 @@ import "golang.org/x/net/html"
 //     wants nothing of that subtree, and gets no call for it, not even
 //     the element's Leave;
 //   - Leave on an element, after its subtree;
-//   - Text on a text node;
+//   - Text on a text node that holds more than ASCII white space (a
+//     space, tab, newline, carriage return or form feed): the blank
+//     nodes between tags, most of a page's text nodes, say nothing;
 //   - Walk on an element whose subtree the segmenter does not read
 //     (scripts, the head, hidden elements, <br> and <img>): the visitor
 //     walks it itself, as Enter, Text and Leave would have shown it.

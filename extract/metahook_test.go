@@ -42,7 +42,8 @@ func (r *recorder) Walk(n *html.Node) {
 // TestVisitorFollowsWalk: a Visitor fed by the segmenter sees the same
 // nodes, in the same order, as one that walks the tree itself: the head,
 // scripts, hidden elements, <br> and <img> (which the segmenter does not
-// read) included, and nothing below an element it declined.
+// read) included, and nothing below an element it declined; the blank
+// text nodes the segmenter reads are not shown (Visitor).
 func TestVisitorFollowsWalk(t *testing.T) {
 	page := `<!doctype html><html lang="en"><head><title>T</title>
 <meta name="author" content="A"><script type="application/ld+json">{"@type":"Article"}</script></head>
@@ -62,6 +63,20 @@ func TestVisitorFollowsWalk(t *testing.T) {
 	}
 	self := &recorder{}
 	self.Walk(p.Doc)
+	// The blank text nodes the segmenter reads (those of the body here)
+	// are not shown; those of a subtree the visitor walks itself (the
+	// head's "\n") are.
+	head := slices.Index(self.log, ">head")
+	var body []string
+	for i, e := range self.log {
+		if i < head || e != `"\n"` {
+			body = append(body, e)
+		}
+	}
+	if len(self.log)-len(body) < 5 {
+		t.Fatalf("the body has %d blank text nodes, want several: %v", len(self.log)-len(body), self.log)
+	}
+	self.log = body
 	if !slices.Equal(fed.log, self.log) {
 		t.Errorf("fed by the segmenter:\n%v\nwalking itself:\n%v", fed.log, self.log)
 	}

@@ -247,8 +247,9 @@ func segmentVisit(doc *html.Node, v Visitor) ([]*Block, map[*html.Node]nameInfo)
 func (s *segmenter) walk(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
-		s.visit.text(n)
-		s.text(n.Data)
+		if s.text(n.Data) {
+			s.visit.text(n)
+		}
 		return
 	case html.DocumentNode:
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -346,9 +347,11 @@ func (s *segmenter) newline() {
 	s.space = true
 }
 
-func (s *segmenter) text(t string) {
+// text adds a text node's text to the current block and says whether it
+// holds more than white space.
+func (s *segmenter) text(t string) (inked bool) {
 	if t == "" {
-		return
+		return false
 	}
 	w, _, _ := countWords(t)
 	if w > 0 {
@@ -362,7 +365,7 @@ func (s *segmenter) text(t string) {
 	if s.nPre > 0 {
 		s.buf = append(s.buf, t...)
 		s.space = strings.HasSuffix(t, "\n")
-		return
+		return strings.TrimLeft(t, " \n\t\r\f") != ""
 	}
 	for i := 0; i < len(t); {
 		c := t[i]
@@ -393,9 +396,10 @@ func (s *segmenter) text(t string) {
 		} else {
 			s.buf = append(s.buf, t[i:j]...)
 		}
-		s.space = false
+		s.space, inked = false, true
 		i = j
 	}
+	return inked
 }
 
 // flush ends the current block.
