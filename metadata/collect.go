@@ -966,16 +966,40 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 		}
 		return kinds{}, false
 	case atom.Meta:
-		content := attr(n, "content")
-		if content == "" {
-			content = attr(n, "value")
+		// One pass over the attributes: a page has hundreds of <meta>.
+		var content, value, itemprop string
+		var keys [3]string // name, property, http-equiv
+		var seen [6]bool
+		for i := range n.Attr {
+			a := &n.Attr[i]
+			j, v := -1, &content
+			switch a.Key {
+			case "content":
+				j = 0
+			case "value":
+				j, v = 1, &value
+			case "itemprop":
+				j, v = 2, &itemprop
+			case "name":
+				j, v = 3, &keys[0]
+			case "property":
+				j, v = 4, &keys[1]
+			case "http-equiv":
+				j, v = 5, &keys[2]
+			}
+			if j >= 0 && !seen[j] { // the first of its key, as attr reads it
+				seen[j], *v = true, a.Val
+			}
 		}
-		for _, k := range []string{"name", "property", "http-equiv"} {
-			for key := range strings.FieldsSeq(attr(n, k)) {
+		if content == "" {
+			content = value
+		}
+		for _, k := range keys {
+			for key := range strings.FieldsSeq(k) {
 				c.add(c.metas, key, content)
 			}
 		}
-		for key := range strings.FieldsSeq(attr(n, "itemprop")) {
+		for key := range strings.FieldsSeq(itemprop) {
 			if itemRead(key) {
 				c.add(c.micro, key, content)
 			}
@@ -998,7 +1022,7 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 		}
 		return kinds{}, false
 	case atom.Script:
-		if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") {
+		if ascii.ContainsFold(attr(n, "type"), "ld+json") {
 			if t := c.textOf(n); t != "" {
 				c.ldTexts = append(c.ldTexts, t)
 			}
@@ -1036,14 +1060,13 @@ func (c *collector) element(n *html.Node, inComments bool) (kinds, bool) {
 				c.shown = append(c.shown, shown{text: t, hint: h, pos: c.pos})
 			}
 		}
-	case atom.A:
-		if rel := attr(n, "rel"); rel != "" && hasWord(strings.ToLower(rel), "tag") && len(c.relTags) < maxValues {
-			if t := c.textOf(n); t != "" && len(t) < maxLine {
-				c.relTags = append(c.relTags, t)
-			}
-		}
 	}
 	k := readKinds(n)
+	if n.DataAtom == atom.A && k.rel != "" && hasWord(strings.ToLower(k.rel), "tag") && len(c.relTags) < maxValues {
+		if t := c.textOf(n); t != "" && len(t) < maxLine {
+			c.relTags = append(c.relTags, t)
+		}
+	}
 	if k.menu && c.menu == nil {
 		c.menu = n // left in leave: an element read here has its children read
 	}
@@ -1172,6 +1195,7 @@ type kinds struct {
 	menu                   bool // a site's menu (see menuList)
 	hint                   string
 	itemprop, property     string
+	rel                    string // the first rel attribute's value
 }
 
 // lines keeps the short author and date lines a page shows near its
@@ -1553,6 +1577,9 @@ func readKinds(n *html.Node) kinds {
 				k.menu = ascii.ContainsFold(a.Val, "menu")
 			}
 		case "rel":
+			if k.rel == "" {
+				k.rel = a.Val
+			}
 		case "role":
 			k.menu = k.menu || menuRole(a.Val)
 			continue
